@@ -52,6 +52,8 @@ class GameInfo:
         seat_names: every seat name the game can have, in player order for its largest
             table (front ends turn them into flags such as ``--light`` or ``--white``).
         summary: one line saying what the game is.
+        lower_score_wins: whether ``State.scores()`` count against a player (classic's
+            unplaced squares), which decides match totals.
     """
 
     name: str
@@ -60,6 +62,7 @@ class GameInfo:
     seat_names: tuple[str, ...]
     parameters: tuple[Param, ...] = field(default_factory=tuple)
     summary: str = ""
+    lower_score_wins: bool = False
 
 
 def ranked_returns(scores: Sequence[float], *, higher_is_better: bool = True) -> list[float]:
@@ -303,7 +306,7 @@ class State(ABC):
     def _describe(self, action: Action) -> str:
         try:
             return repr(self._action_to_string(action))
-        except Exception:  # noqa: BLE001 - a description must never raise
+        except Exception:
             return "no notation"
 
     def apply_action(self, action: Action) -> None:

@@ -51,15 +51,17 @@ class Param:
     def validate(self, game: str, value: Any) -> Any:
         """Returns ``value`` converted to this parameter's kind, or raises ParameterError."""
         bad = ParameterError(
-            f"bad value {value!r} for parameter {self.name!r} of {game} (expected {self.expected()})"
+            f"bad value {value!r} for parameter {self.name!r} of {game} "
+            f"(expected {self.expected()})"
         )
         if value is None:
             if self.optional:
                 return None
             raise bad
         if self.kind is bool:
-            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
-                value = value.lower() in ("true", "yes", "1")
+            words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+            if isinstance(value, str) and value.lower() in words:
+                value = words[value.lower()]
             if not isinstance(value, bool):
                 raise bad
         elif self.kind is int:

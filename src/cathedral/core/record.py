@@ -157,10 +157,10 @@ class Record:
                 state.apply_action(state.string_to_action(text))
             except CathedralError as exc:
                 raise RecordError(f"record action {index + 1} {text!r}: {exc}") from None
-        if self.result is not None and "returns" in self.result:
-            if not state.is_terminal() or state.returns() != self.result["returns"]:
-                raise RecordError(
-                    f"record result {self.result.get('returns')!r} does not match the replay "
-                    f"({state.returns() if state.is_terminal() else 'unfinished'})"
-                )
+        stored = (self.result or {}).get("returns")
+        if stored is not None and (not state.is_terminal() or state.returns() != stored):
+            raise RecordError(
+                f"record result {stored!r} does not match the replay "
+                f"({state.returns() if state.is_terminal() else 'unfinished'})"
+            )
         return state
