@@ -221,6 +221,11 @@ class State(ABC):
     def __str__(self) -> str:
         """Returns a readable text board."""
 
+    def _forget_caches(self) -> None:
+        """Drops memoised answers (such as cached legal actions) so that benchmarks time the
+        real work. Games that memoise override it; it never changes the position."""
+        return None
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Returns ``(outcome, probability)`` pairs at a chance node, else an empty list."""
         return []

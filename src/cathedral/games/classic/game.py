@@ -143,6 +143,10 @@ class ClassicState(State):
         self.position.ensure_legal()
         return self.position.legal_mask.copy()
 
+    def _forget_caches(self) -> None:
+        self.position.legal = None
+        self.position.legal_mask = None
+
     def _apply_action(self, action: int) -> None:
         self.position.place(action)
 
@@ -397,7 +401,6 @@ def _state_from_dict(game: ClassicGame, data: dict) -> ClassicState:
                     f"corrupt state: {COLOUR_NAMES[colour]} has {count} {building.title} on the "
                     f"board, expected at most {COPIES[building]}"
                 )
-            position.hands[colour][building] = COPIES[building] - count
         position.pieces[colour] = list(pieces)
         position.walls[colour] = mask_of(s for a in pieces for s in ACTION_SQUARES[a])
         squares = data["territory"][colour]
@@ -408,6 +411,7 @@ def _state_from_dict(game: ClassicGame, data: dict) -> ClassicState:
         if not isinstance(built, bool):
             raise StateError("corrupt state: built must be two booleans")
         position.built[colour] = built
+    position.set_hands()
     if position.territory[0] & position.territory[1]:
         raise StateError("corrupt state: a square is in both colours' territory")
     if to_move != TERMINAL:

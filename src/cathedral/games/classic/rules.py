@@ -38,16 +38,13 @@ _CATHEDRAL_MASK[_CATHEDRAL_BLOCK.start : _CATHEDRAL_BLOCK.stop] = True
 # The Cathedral: in Light's hand, on the board, or gone for good (captured).
 IN_HAND, ON_BOARD, GONE = 0, 1, 2
 
+ALL_KINDS = sum(1 << b for b in PLAYER_BUILDINGS)
 _AVAILABLE: dict[tuple[int, int], np.ndarray] = {}
 
 
-def _available(colour: int, hand: list[int]) -> np.ndarray:
-    """Returns the bool mask of actions whose building this colour still holds (cached by the
-    set of kinds in hand: at most 2 × 2^11 distinct masks, 2.7 kB each)."""
-    kinds = 0
-    for building, count in enumerate(hand):
-        if count:
-            kinds |= 1 << building
+def _available(colour: int, kinds: int) -> np.ndarray:
+    """Returns the bool mask of actions whose building kind is in ``kinds`` (a bit per kind)
+    for this colour (cached: at most 2 × 2^11 distinct masks, 2.7 kB each)."""
     key = (colour, kinds)
     mask = _AVAILABLE.get(key)
     if mask is None:
@@ -70,6 +67,7 @@ class Position:
         territory: each colour's territory, as masks (may lie under its own buildings).
         pieces: each colour's buildings on the board, as the actions that placed them.
         hands: each colour's count in hand per building kind (``Building`` order).
+        kinds: each colour's kinds in hand, one bit per ``Building`` (derived from hands).
         built: whether each colour has made its first building placement.
         to_move: the colour to move, or TERMINAL.
     """
@@ -79,6 +77,7 @@ class Position:
         "cathedral",
         "cathedral_state",
         "hands",
+        "kinds",
         "legal",
         "legal_mask",
         "pieces",
@@ -94,6 +93,7 @@ class Position:
         self.territory = [0, 0]
         self.pieces: list[list[int]] = [[], []]
         self.hands = [[COPIES[b] for b in PLAYER_BUILDINGS] for _ in (LIGHT, DARK)]
+        self.kinds = [ALL_KINDS, ALL_KINDS]
         self.built = [False, False]
         self.to_move = first
         # The legal placements of ``to_move``, once computed: a sorted list and a bool mask.
@@ -108,6 +108,7 @@ class Position:
         other.territory = self.territory[:]
         other.pieces = [self.pieces[0][:], self.pieces[1][:]]
         other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.kinds = self.kinds[:]
         other.built = self.built[:]
         other.to_move = self.to_move
         other.legal = self.legal  # shared read-only: replaced, never mutated
@@ -125,7 +126,7 @@ class Position:
         else:
             blocked = self.walls[LIGHT] | self.walls[DARK] | self.cathedral
             blocked |= self.territory[1 - colour]
-            allowed = _available(colour, self.hands[colour])
+            allowed = _available(colour, self.kinds[colour])
         free = (PLACEMENT_LOW & np.uint64(blocked & _LOW)) | (
             PLACEMENT_HIGH & np.uint64(blocked >> 64)
         )
@@ -156,6 +157,8 @@ class Position:
         self.walls[colour] |= mask
         self.pieces[colour].append(action)
         self.hands[colour][building] -= 1
+        if not self.hands[colour][building]:
+            self.kinds[colour] &= ~(1 << building)
         if self.built[colour]:
             self.settle_territory(colour, mask)
         else:
@@ -180,12 +183,26 @@ class Position:
                     captured = inside[0]
                     self.pieces[opponent].remove(captured)
                     self.walls[opponent] &= ~PLACEMENTS[captured]
-                    self.hands[opponent][ACTION_BUILDING[captured]] += 1
+                    self.take_back(opponent, captured)
                 else:
                     self.cathedral = 0
                     self.cathedral_state = GONE
             self.territory[colour] |= region
             self.territory[opponent] &= ~region
+
+    def take_back(self, colour: int, action: int) -> None:
+        """Returns a building placed by ``action`` to its owner's hand."""
+        building = ACTION_BUILDING[action]
+        self.hands[colour][building] += 1
+        self.kinds[colour] |= 1 << building
+
+    def set_hands(self) -> None:
+        """Derives hands and kinds from the buildings on the board (used when loading)."""
+        for colour in (LIGHT, DARK):
+            self.hands[colour] = [COPIES[b] for b in PLAYER_BUILDINGS]
+            for action in self.pieces[colour]:
+                self.hands[colour][ACTION_BUILDING[action]] -= 1
+            self.kinds[colour] = sum(1 << b for b, n in enumerate(self.hands[colour]) if n)
 
     def pass_turn(self, colour: int) -> None:
         """Gives the move to the opponent, or back to ``colour`` if the opponent cannot place,
