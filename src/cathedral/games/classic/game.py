@@ -13,11 +13,10 @@ import numpy as np
 from cathedral.core.contract import TERMINAL, Game, GameInfo, State, check_history, ranked_returns
 from cathedral.core.errors import IllegalActionError, NotationError, StateError
 from cathedral.core.params import Param
-from cathedral.games.classic import notation
+from cathedral.games.classic import heuristic, notation
 from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
     ACTION_OF,
-    ACTION_SIZE,
     ACTION_SQUARES,
     BLOCKS,
     COLOUR_NAMES,
@@ -312,49 +311,15 @@ class ClassicState(State):
             return LIGHT
         return DARK
 
-    # ----- heuristics (search hooks) ------------------------------------------------------
+    # ----- heuristics (search hooks, see ``heuristic``) -------------------------------------
 
     def evaluate(self) -> list[float]:
-        """Unplaced squares and territory, from each colour's side, squashed to [-1, 1]."""
         if self.is_terminal():
             return self.returns()
-        position = self.position
-        light = position.unplaced(DARK) - position.unplaced(LIGHT)
-        free = ~(position.walls[0] | position.walls[1] | position.cathedral)
-        light += 0.5 * (
-            (position.territory[LIGHT] & free).bit_count()
-            - (position.territory[DARK] & free).bit_count()
-        )
-        value = float(np.tanh(light / 12))
-        return [value, -value]
+        return heuristic.evaluate(self.position)
 
     def action_heuristics(self) -> list[tuple[int, float]]:
-        """One ply: squares placed, territory gained, opponent buildings captured, and
-        opponent placements taken away (``classic`` greedy)."""
-        position = self.position
-        colour = position.to_move
-        opponent = 1 - colour
-        before_territory = position.territory[colour].bit_count()
-        before_opponent = int(position.placement_mask(opponent).sum())
-        opponent_squares = position.unplaced(opponent)
-        scored = []
-        for action in self._legal_actions():
-            child = position.copy()
-            child.place(action)
-            gained = child.territory[colour].bit_count() - before_territory
-            captured = child.unplaced(opponent) - opponent_squares
-            if child.to_move == opponent:
-                remaining = len(child.legal)
-            else:
-                remaining = int(child.placement_mask(opponent).sum())
-            score = (
-                ACTION_SIZE[action]
-                + gained
-                + 2 * captured
-                + 0.02 * (before_opponent - remaining)
-            )
-            scored.append((action, score))
-        return scored
+        return heuristic.action_scores(self.position, self._legal_actions())
 
 
 def _cathedral_action(mask: int) -> int | None:
