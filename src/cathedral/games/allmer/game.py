@@ -1,0 +1,123 @@
+"""The ``allmer`` game: parameters, static facts and the factory of states.
+
+Simon Allmer's Cathedral ("The Conversion") for 2 or 4 players on a cross of five 5 x 5
+fields; the rules as implemented are ``shared/spec/allmer.md`` and ``rules.md`` here.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from cathedral.core.contract import Game, GameInfo
+from cathedral.core.params import Param
+from cathedral.games.allmer.geometry import SIZE
+from cathedral.games.allmer.rules import MIN_ALIVE, NUM_ACTIONS
+from cathedral.games.allmer.state import AllmerState, Config
+
+DEFAULT_TURN_LIMIT = {2: 400, 4: 1000}
+"""The turn cap used when ``max_turns`` is None."""
+UNBOUNDED = 2**31 - 1
+"""``max_game_length`` when the turn cap is switched off (nothing else bounds a game)."""
+
+INFO = GameInfo(
+    name="allmer",
+    title="Cathedral (Simon Allmer)",
+    rules_version=1,
+    seat_names=("White", "Blue", "Black", "Red"),
+    parameters=(
+        Param("players", 2, int, "number of players", choices=(2, 4)),
+        Param(
+            "field",
+            "middle4",
+            str,
+            "strong points: middle4 (the centre point is weak) or middle8 (it is strong)",
+            choices=("middle4", "middle8"),
+        ),
+        Param("withdraw", False, bool, "also convert by withdrawing from an enemy line"),
+        Param(
+            "repetition",
+            3,
+            int,
+            "end the game when a turn-start position occurs this often (0: never)",
+            minimum=0,
+        ),
+        Param(
+            "quiet_turns",
+            100,
+            int,
+            "end the game after this many turns in a row without a conversion (0: never)",
+            minimum=0,
+        ),
+        Param(
+            "max_turns",
+            None,
+            int,
+            "end the game after this many turns (None: 400 with 2 players, 1000 with 4; 0: never)",
+            minimum=0,
+            optional=True,
+        ),
+    ),
+    summary=(
+        "Simon Allmer's Cathedral: stones slide along the lines of a cross as far as their "
+        "friendly line reaches and convert enemy lines by approach; reduce every rival below "
+        "4 stones."
+    ),
+)
+
+
+class AllmerGame(Game):
+    """Allmer's Cathedral with its parameters fixed (see ``INFO.parameters``)."""
+
+    info = INFO
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        n = self.params["players"]
+        cap = self.params["max_turns"]
+        self.turn_limit: int = DEFAULT_TURN_LIMIT[n] if cap is None else cap
+        self._config = Config(self)
+
+    @property
+    def num_players(self) -> int:
+        return self.params["players"]
+
+    def player_names(self) -> list[str]:
+        if self.num_players == 2:
+            return ["White", "Black"]
+        return ["White", "Blue", "Black", "Red"]
+
+    def colour_letters(self) -> str:
+        """Returns the board letter of each colour, index 0 (empty) first."""
+        return ".WB" if self.num_players == 2 else ".WUBR"
+
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def observation_planes(self) -> list[str]:
+        """Returns the name of each plane of ``observation_tensor``, in order."""
+        n = self.num_players
+        return (
+            [f"stones_{k}" for k in range(n)]
+            + ["on_board", "strong", "passage_mouths", "touched", "chaining_stone"]
+            + [f"to_move_{k}" for k in range(n)]
+        )
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (2 * self.num_players + 5, SIZE, SIZE)
+
+    def max_game_length(self) -> int:
+        if not self.turn_limit:
+            return UNBOUNDED
+        # A turn is one walk, or a chain whose every step converts at least one enemy stone
+        # (enemies hold at most all stones but the mover's 4) and may end with stop.
+        per_turn = 15 * self.num_players - MIN_ALIVE + 1
+        return self.turn_limit * per_turn
+
+    def new_initial_state(self) -> AllmerState:
+        return AllmerState(self)
+
+    def _state_from_dict(self, data: dict) -> AllmerState:
+        return AllmerState.from_dict(self, data)
+
+    def rules_text(self) -> str:
+        return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")

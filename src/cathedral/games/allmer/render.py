@@ -1,0 +1,121 @@
+"""Text boards of Allmer's Cathedral for terminals and logs.
+
+Each point is a three-character cell: a stone's letter, ``+`` for an empty strong point (where
+diagonals cross), ``.`` for an empty weak point, ``x`` for a point touched by the chain in
+progress; the chaining stone is shown as ``(W)``. The four passages are drawn as ``/`` and
+``\\`` outside the cross, between their mouths. Rank 15 (north) is printed at the top.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cathedral.games.allmer.geometry import (
+    BOX_TO_POINT,
+    FILES,
+    MOUTHS,
+    PARTNER,
+    SIZE,
+    point_name,
+)
+from cathedral.games.allmer.rules import PASSAGE_BASE, STOP, decode_step
+
+if TYPE_CHECKING:
+    from cathedral.games.allmer.state import AllmerState
+
+PASSAGE_DRAWING = {
+    (4, 3): "/",
+    (3, 4): "/",
+    (10, 3): "\\",
+    (11, 4): "\\",
+    (11, 10): "/",
+    (10, 11): "/",
+    (3, 10): "\\",
+    (4, 11): "\\",
+}
+"""Off-board cells that draw the walkways between neighbouring arms."""
+
+_RESET = "\x1b[0m"
+_STONE_STYLE = {
+    "W": "\x1b[1;97m",
+    "U": "\x1b[1;94m",
+    "B": "\x1b[1;30;47m",
+    "R": "\x1b[1;91m",
+}
+_EMPTY_STYLE = "\x1b[2m"
+_PASSAGE_STYLE = "\x1b[33m"
+_LANDING_STYLE = "\x1b[43m"
+_ORIGIN_STYLE = "\x1b[100m"
+
+LEGEND = "+ strong point   . weak point   / \\ passage   (W) chaining stone   x touched"
+
+
+def last_step(state: AllmerState) -> tuple[int, int] | None:
+    """Returns ``(origin, landing)`` of the last stone move, or None (no move yet, or stop)."""
+    history = state._history
+    if not history or history[-1] == STOP:
+        return None
+    action = history[-1]
+    if action >= PASSAGE_BASE:
+        mouth = MOUTHS[action - PASSAGE_BASE]
+        return mouth, PARTNER[mouth]
+    origin, direction, distance, _ = decode_step(action)
+    return origin, state._cfg.geo.rays[origin][direction][distance - 1]
+
+
+def text_board(state: AllmerState, *, color: bool = False) -> str:
+    """Returns the board, a legend and a status line; with ``color``, ANSI colours and the
+    last step's origin and landing shaded."""
+    letters = state.game.colour_letters()
+    geo = state._cfg.geo
+    board = state.board
+    marked = last_step(state) if color else None
+    header = "     " + "".join(f" {f} " for f in FILES)
+    lines = [header]
+    for y in range(SIZE):
+        rank = SIZE - y
+        cells = []
+        for x in range(SIZE):
+            p = BOX_TO_POINT.get((x, y))
+            if p is None:
+                mark = PASSAGE_DRAWING.get((x, y), " ")
+                cell = f" {mark} "
+                if color and mark != " ":
+                    cell = _PASSAGE_STYLE + cell + _RESET
+                cells.append(cell)
+                continue
+            colour = board[p]
+            if colour:
+                letter = letters[colour]
+                cell = f"({letter})" if p == state.chain else f" {letter} "
+            elif (state.touched >> p) & 1:
+                cell = " x "
+            else:
+                cell = " + " if geo.strong[p] else " . "
+            if color:
+                style = _STONE_STYLE[letters[colour]] if colour else _EMPTY_STYLE
+                if marked and p == marked[1]:
+                    style += _LANDING_STYLE
+                elif marked and p == marked[0]:
+                    style += _ORIGIN_STYLE
+                cell = style + cell + _RESET
+            cells.append(cell)
+        lines.append(f"{rank:>3}  " + "".join(cells) + f"  {rank}")
+    lines.append(header)
+    lines.append(LEGEND)
+    lines.append(status_line(state))
+    return "\n".join(lines)
+
+
+def status_line(state: AllmerState) -> str:
+    """Returns the stone counts and whose turn it is (or the result)."""
+    names = state.game.player_names()
+    counts = "  ".join(
+        f"{names[p]} {c}" + ("" if c >= 4 else " (out)") for p, c in enumerate(state.counts)
+    )
+    if state.termination is not None:
+        return f"{counts}  |  {state.result_string()}"
+    text = f"{counts}  |  turn {state.turns + 1}, {names[state.player]} to move"
+    if state.chain >= 0:
+        text += f", converting with the stone on {point_name(state.chain)}"
+    return text

@@ -1,0 +1,667 @@
+"""The position of a game of Allmer's Cathedral and the turn rules around single steps.
+
+A state holds the board, the player to move, the chain in progress (the chaining stone and the
+touched points, which are part of the position), the counters of the draw rules, the table of
+turn-start positions seen so far, and how the game ended. Steps come from ``rules``; what a
+turn is (chains, ending by itself, skipping, elimination, the draw rules) lives here.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from cathedral.core.contract import TERMINAL, State, check_history, ranked_returns
+from cathedral.core.errors import StateError
+from cathedral.games.allmer import notation, render
+from cathedral.games.allmer.geometry import (
+    COORDS,
+    MOUTHS,
+    NUM_POINTS,
+    PARTNER,
+    SIZE,
+    point_name,
+)
+from cathedral.games.allmer.rules import (
+    MIN_ALIVE,
+    MOUTH_MOVES,
+    PASSAGE_BASE,
+    STOP,
+    can_move,
+    decode_step,
+    free_steps,
+    reach,
+    stone_steps,
+)
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    ONE_LEFT = "one congregation left"
+    NO_MOVES = "no player can move"
+    REPETITION = "repetition"
+    QUIET_TURNS = "turns without a conversion"
+    TURN_LIMIT = "turn limit"
+
+
+DRAW_RULES = (Termination.REPETITION, Termination.QUIET_TURNS, Termination.TURN_LIMIT)
+
+
+def _splitmix64(seed: int):
+    """Yields a fixed stream of 64-bit numbers (Zobrist keys must not depend on a seed)."""
+    mask = (1 << 64) - 1
+    while True:
+        seed = (seed + 0x9E3779B97F4A7C15) & mask
+        z = seed
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        yield z ^ (z >> 31)
+
+
+_keys = _splitmix64(2026)
+ZOBRIST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(0 if colour == 0 else next(_keys) for _ in range(NUM_POINTS)) for colour in range(5)
+)
+"""``ZOBRIST[colour][point]``: the hash key of a stone (colour 0, empty, hashes to 0)."""
+ZOBRIST_TO_MOVE: tuple[int, ...] = tuple(next(_keys) for _ in range(4))
+ZOBRIST_CHAIN: tuple[int, ...] = tuple(next(_keys) for _ in range(NUM_POINTS))
+ZOBRIST_TOUCHED: tuple[int, ...] = tuple(next(_keys) for _ in range(NUM_POINTS))
+del _keys
+
+
+def board_hash(board: bytearray) -> int:
+    """Returns the Zobrist hash of the stones on a board."""
+    h = 0
+    for p, colour in enumerate(board):
+        h ^= ZOBRIST[colour][p]
+    return h
+
+
+class Config:
+    """The settings of one game, shared by all of its states (never copied by ``clone``)."""
+
+    __slots__ = ("geo", "players", "quiet_turns", "repetition", "table", "turn_limit", "withdraw")
+
+    def __init__(self, game) -> None:
+        from cathedral.games.allmer.geometry import GEOMETRIES
+        from cathedral.games.allmer.rules import lines_for
+
+        params = game.params
+        self.players: int = params["players"]
+        self.geo = GEOMETRIES[params["field"]]
+        self.table = lines_for(self.geo)
+        self.withdraw: bool = params["withdraw"]
+        self.repetition: int = params["repetition"]
+        self.quiet_turns: int = params["quiet_turns"]
+        self.turn_limit: int = game.turn_limit
+
+
+class AllmerState(State):
+    """A position of Allmer's Cathedral with its history.
+
+    Players are numbered in turn order (2 players: White 0, Black 1; 4 players: White 0,
+    Blue 1, Black 2, Red 3); the stones of player ``p`` have colour ``p + 1`` on the board.
+    """
+
+    __slots__ = (
+        "_cfg",
+        "board",
+        "chain",
+        "counts",
+        "eliminated",
+        "player",
+        "quiet",
+        "seen",
+        "termination",
+        "touched",
+        "turns",
+        "zhash",
+    )
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        cfg = self._cfg = game._config
+        n = cfg.players
+        board = bytearray(NUM_POINTS)
+        homes = {
+            0: [(x, 14 - r) for r in range(3) for x in range(5, 10)],
+            1: [(r, y) for r in range(3) for y in range(5, 10)],
+            2: [(x, r) for r in range(3) for x in range(5, 10)],
+            3: [(14 - r, y) for r in range(3) for y in range(5, 10)],
+        }
+        arms = (0, 2) if n == 2 else (0, 1, 2, 3)
+        from cathedral.games.allmer.geometry import BOX_TO_POINT
+
+        for player, arm in enumerate(arms):
+            for xy in homes[arm]:
+                board[BOX_TO_POINT[xy]] = player + 1
+        self.board = board
+        self.counts = [15] * n
+        self.player = 0
+        self.chain = -1
+        self.touched = 0
+        self.turns = 0
+        self.quiet = 0
+        self.eliminated: tuple[int, ...] = ()
+        self.zhash = board_hash(board)
+        self.seen: dict[int, int] = {self.zhash ^ ZOBRIST_TO_MOVE[0]: 1}
+        self.termination: Termination | None = None
+
+    # ----- the contract -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.termination is not None else self.player
+
+    def _legal_actions(self) -> list[int]:
+        cfg = self._cfg
+        colour = self.player + 1
+        if self.chain >= 0:
+            out = stone_steps(
+                self.board,
+                colour,
+                self.chain,
+                cfg.geo,
+                withdraw=cfg.withdraw,
+                chain=True,
+                touched=self.touched,
+            )
+            out.append(STOP)
+            return out
+        if not cfg.withdraw:
+            return free_steps(self.board, colour, cfg.table)
+        board = self.board
+        out = []
+        s = board.find(colour)
+        while s >= 0:
+            out += stone_steps(board, colour, s, cfg.geo, withdraw=True, chain=False)
+            s = board.find(colour, s + 1)
+        for action, mouth, other in MOUTH_MOVES:
+            if board[mouth] == colour and not board[other]:
+                out.append(action)
+        return out
+
+    def _is_legal(self, action: int) -> bool:
+        return self.step_problem(action) is None
+
+    def step_problem(self, action: int) -> str | None:
+        """Returns why ``action`` is not legal now (one lowercase phrase), or None if it is."""
+        if self.termination is not None:
+            return "the game is over"
+        board = self.board
+        colour = self.player + 1
+        if action == STOP:
+            return None if self.chain >= 0 else "'stop' only ends a chain, and no chain is on"
+        if action >= PASSAGE_BASE:
+            _, mouth, other = MOUTH_MOVES[action - PASSAGE_BASE]
+            if self.chain >= 0:
+                return "a passage is never part of a chain"
+            if board[mouth] != colour:
+                return self._not_yours(mouth)
+            if board[other]:
+                return f"blocked: the far mouth {point_name(other)} is occupied"
+            return None
+        origin, direction, distance, kind = decode_step(action)
+        geo = self._cfg.geo
+        ray = geo.rays[origin][direction]
+        if not ray:
+            return f"no line leaves {point_name(origin)} in that direction"
+        if distance > len(ray):
+            return f"the step from {point_name(origin)} leaves the board"
+        if board[origin] != colour:
+            return self._not_yours(origin)
+        if self.chain >= 0 and origin != self.chain:
+            return f"during a chain only the stone on {point_name(self.chain)} may move"
+        limit = reach(board, colour, self._cfg.table[origin])
+        if distance > limit:
+            return (
+                f"out of reach: the stone on {point_name(origin)} reaches "
+                f"{limit} point{'s' if limit > 1 else ''}"
+            )
+        for q in ray[:distance]:
+            if board[q]:
+                return f"blocked: {point_name(q)} is occupied"
+            if (self.touched >> q) & 1:
+                return f"touched point: {point_name(q)} was already touched this turn"
+        landing = ray[distance - 1]
+        ahead = ray[distance] if distance < len(ray) else -1
+        approach = ahead >= 0 and board[ahead] not in (0, colour)
+        back = geo.rays[origin][direction ^ 4]
+        behind = bool(back) and board[back[0]] not in (0, colour)
+        if kind:
+            if not self._cfg.withdraw:
+                return "withdrawal is switched off in this game (withdraw=false)"
+            if not behind:
+                return f"no enemy stone stands directly behind {point_name(origin)}"
+            return None
+        if self.chain >= 0 and not approach:
+            return (
+                f"not converting: nothing to approach beyond {point_name(landing)}, and "
+                "during a chain every step must convert"
+            )
+        if behind and self._cfg.withdraw and not approach:
+            return (
+                f"moving straight away from {point_name(back[0])} always withdraws "
+                "(add W to the step)"
+            )
+        return None
+
+    def _not_yours(self, point: int) -> str:
+        owner = self.board[point]
+        if not owner:
+            return f"not your stone: {point_name(point)} is empty"
+        name = self.game.player_names()[owner - 1]
+        return f"not your stone: {point_name(point)} holds a {name} stone"
+
+    def _apply_action(self, action: int) -> None:
+        board = self.board
+        colour = self.player + 1
+        zob = ZOBRIST[colour]
+        if action == STOP:
+            self._end_turn(True)
+            return
+        if action >= PASSAGE_BASE:
+            _, mouth, other = MOUTH_MOVES[action - PASSAGE_BASE]
+            board[mouth] = 0
+            board[other] = colour
+            self.zhash ^= zob[mouth] ^ zob[other]
+            self._end_turn(False)
+            return
+        origin, direction, distance, kind = decode_step(action)
+        rays = self._cfg.geo.rays
+        landing = rays[origin][direction][distance - 1]
+        board[origin] = 0
+        board[landing] = colour
+        h = self.zhash ^ zob[origin] ^ zob[landing]
+        run = rays[origin][direction ^ 4] if kind else rays[landing][direction]
+        victim = board[run[0]] if run else 0
+        converted = 0
+        if victim and victim != colour:
+            old = ZOBRIST[victim]
+            for q in run:
+                if board[q] != victim:
+                    break
+                board[q] = colour
+                h ^= old[q] ^ zob[q]
+                converted += 1
+        self.zhash = h
+        if not converted:
+            self._end_turn(False)
+            return
+        counts = self.counts
+        counts[self.player] += converted
+        before = counts[victim - 1]
+        counts[victim - 1] = before - converted
+        if before >= MIN_ALIVE > before - converted:
+            self.eliminated += (victim - 1,)
+            if sum(1 for c in counts if c >= MIN_ALIVE) == 1:
+                self.chain = -1
+                self.touched = 0
+                self.turns += 1
+                self.quiet = 0
+                self.termination = Termination.ONE_LEFT
+                return
+        self.touched |= (1 << origin) | (1 << landing)
+        self.chain = landing
+        cfg = self._cfg
+        if not stone_steps(
+            board,
+            colour,
+            landing,
+            cfg.geo,
+            withdraw=cfg.withdraw,
+            chain=True,
+            touched=self.touched,
+        ):
+            self._end_turn(True)
+
+    def _end_turn(self, converted: bool) -> None:
+        """Ends the turn of the player to move: finds the next player who can move and
+        applies the draw rules to the position that player faces."""
+        cfg = self._cfg
+        self.chain = -1
+        self.touched = 0
+        self.turns += 1
+        self.quiet = 0 if converted else self.quiet + 1
+        n = cfg.players
+        counts = self.counts
+        board = self.board
+        player = self.player
+        for step in range(1, n + 1):
+            candidate = (player + step) % n
+            if counts[candidate] >= MIN_ALIVE and can_move(board, candidate + 1, cfg.geo):
+                break
+        else:
+            self.termination = Termination.NO_MOVES
+            return
+        self.player = candidate
+        key = self.zhash ^ ZOBRIST_TO_MOVE[candidate]
+        times = self.seen.get(key, 0) + 1
+        # copy on write: clones share the table until one of them ends a turn
+        seen = self.seen.copy()
+        seen[key] = times
+        self.seen = seen
+        if cfg.repetition and times >= cfg.repetition:
+            self.termination = Termination.REPETITION
+        elif cfg.quiet_turns and self.quiet >= cfg.quiet_turns:
+            self.termination = Termination.QUIET_TURNS
+        elif cfg.turn_limit and self.turns >= cfg.turn_limit:
+            self.termination = Termination.TURN_LIMIT
+
+    def _action_to_string(self, action: int) -> str:
+        return notation.action_name(self, action)
+
+    def _string_to_action(self, text: str) -> int:
+        return notation.parse_action(self, text)
+
+    def clone(self) -> AllmerState:
+        other = object.__new__(AllmerState)
+        other.game = self.game
+        other._history = self._history.copy()
+        other._cfg = self._cfg
+        other.board = self.board[:]
+        other.counts = self.counts[:]
+        other.player = self.player
+        other.chain = self.chain
+        other.touched = self.touched
+        other.turns = self.turns
+        other.quiet = self.quiet
+        other.eliminated = self.eliminated
+        other.seen = self.seen
+        other.zhash = self.zhash
+        other.termination = self.termination
+        return other
+
+    # ----- results ------------------------------------------------------------------------
+
+    def alive(self, player: int) -> bool:
+        """Returns whether ``player`` still has at least 4 stones."""
+        return self.counts[player] >= MIN_ALIVE
+
+    def ranking_scores(self) -> list[int]:
+        """Returns a number per player, higher ranking higher: alive players by stone count,
+        then eliminated players, the latest eliminated highest."""
+        out = []
+        for p, count in enumerate(self.counts):
+            if count >= MIN_ALIVE:
+                out.append(1000 + count)
+            else:
+                out.append(self.eliminated.index(p) if p in self.eliminated else -1)
+        return out
+
+    def returns(self) -> list[float]:
+        n = self._cfg.players
+        if self.termination is None:
+            return [0.0] * n
+        if n == 2 and self.termination in DRAW_RULES:
+            return [0.0, 0.0]
+        return ranked_returns(self.ranking_scores())
+
+    def scores(self) -> list[float]:
+        return [float(c) for c in self.counts]
+
+    def winners(self) -> list[int]:
+        """Returns the players ranked first at the end (several on a shared result, none in a
+        two-player draw); empty before the end."""
+        if self.termination is None:
+            return []
+        if self._cfg.players == 2 and self.termination in DRAW_RULES:
+            return []
+        scores = self.ranking_scores()
+        top = max(scores)
+        return [p for p, s in enumerate(scores) if s == top]
+
+    def result_string(self) -> str:
+        if self.termination is None:
+            return ""
+        names = self.game.player_names()
+        term = self.termination
+        counts = ", ".join(f"{names[p]} {c}" for p, c in enumerate(self.counts))
+        why = {
+            Termination.ONE_LEFT: "every other congregation is below 4 stones",
+            Termination.NO_MOVES: "no player can move; the largest congregation wins",
+            Termination.REPETITION: f"the position occurred {self._cfg.repetition} times",
+            Termination.QUIET_TURNS: f"{self._cfg.quiet_turns} turns without a conversion",
+            Termination.TURN_LIMIT: f"the limit of {self._cfg.turn_limit} turns was reached",
+        }[term]
+        if self._cfg.players == 2:
+            winners = self.winners()
+            head = f"{names[winners[0]]} wins" if len(winners) == 1 else "Draw"
+            return f"{head}: {why} (stones: {counts})"
+        scores = self.ranking_scores()
+        order = sorted(range(len(scores)), key=lambda p: -scores[p])
+        places = []
+        for p in order:
+            place = 1 + sum(1 for q in range(len(scores)) if scores[q] > scores[p])
+            places.append(f"{place}. {names[p]}")
+        winners = self.winners()
+        head = " and ".join(names[p] for p in winners) + (" win" if len(winners) > 1 else " wins")
+        return f"{head}: {why} (ranking: {', '.join(places)}; stones: {counts})"
+
+    # ----- positions, tensors and text ----------------------------------------------------
+
+    def position_key(self) -> int:
+        """Returns a 64-bit hash of the position: stones, player to move and chain state."""
+        h = self.zhash ^ ZOBRIST_TO_MOVE[self.player]
+        if self.chain >= 0:
+            h ^= ZOBRIST_CHAIN[self.chain]
+            touched = self.touched
+            while touched:
+                low = touched & -touched
+                h ^= ZOBRIST_TOUCHED[low.bit_length() - 1]
+                touched ^= low
+        return h
+
+    def touched_points(self) -> list[int]:
+        """Returns the points touched by the chain in progress, in point order."""
+        return [p for p in range(NUM_POINTS) if (self.touched >> p) & 1]
+
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """Returns the planes of ``AllmerGame.observation_planes`` for ``player`` (default:
+        the player to move), each 15 x 15 over the box; colours are numbered from ``player``
+        on in turn order."""
+        cfg = self._cfg
+        n = cfg.players
+        if player is None:
+            player = self.player
+        out = np.zeros((2 * n + 5, SIZE, SIZE), dtype=np.float32)
+        cells = np.frombuffer(bytes(self.board), dtype=np.uint8)
+        for k in range(n):
+            hit = cells == (player + k) % n + 1
+            out[k, _YS[hit], _XS[hit]] = 1.0
+        out[n] = _ON_BOARD
+        out[n + 1] = _STRONG[cfg.geo.field]
+        out[n + 2] = _MOUTHS
+        if self.chain >= 0:
+            for p in self.touched_points():
+                x, y = COORDS[p]
+                out[n + 3, y, x] = 1.0
+            x, y = COORDS[self.chain]
+            out[n + 4, y, x] = 1.0
+        if self.termination is None:
+            out[n + 5 + (self.player - player) % n] = 1.0
+        return out
+
+    def __str__(self) -> str:
+        return render.text_board(self, color=False)
+
+    def render(self, *, color: bool = False) -> str:
+        return render.text_board(self, color=color)
+
+    def prompt_hint(self) -> str:
+        if self.termination is not None or self.chain < 0:
+            return ""
+        name = self.game.player_names()[self.player]
+        return (
+            f"{name} is converting: the stone on {point_name(self.chain)} may convert again "
+            "(a step ending in A or W), or type stop to end the turn"
+        )
+
+    def evaluate(self) -> list[float]:
+        from cathedral.games.allmer.heuristic import evaluate
+
+        return evaluate(self)
+
+    def action_heuristics(self) -> list[tuple[int, float]]:
+        from cathedral.games.allmer.heuristic import step_scores
+
+        return step_scores(self)
+
+    # ----- JSON ---------------------------------------------------------------------------
+
+    def _to_dict(self) -> dict:
+        letters = self.game.colour_letters()
+        rows = []
+        for y in range(SIZE):
+            row = []
+            for x in range(SIZE):
+                p = _BOX.get((x, y))
+                row.append(" " if p is None else letters[self.board[p]])
+            rows.append("".join(row))
+        return {
+            "board": rows,
+            "to_move": self.player,
+            "chain": point_name(self.chain) if self.chain >= 0 else None,
+            "touched": [point_name(p) for p in self.touched_points()],
+            "turns": self.turns,
+            "quiet_turns": self.quiet,
+            "eliminated": list(self.eliminated),
+            "seen": [[f"{k:016x}", v] for k, v in sorted(self.seen.items())],
+            "termination": self.termination.name if self.termination else None,
+            "history": list(self._history),
+        }
+
+    @classmethod
+    def from_dict(cls, game, data: dict) -> AllmerState:
+        """Rebuilds a state from ``_to_dict`` data, checking that it describes a position.
+
+        Raises:
+            StateError: naming the first inconsistency, with what was expected.
+        """
+        from cathedral.games.allmer.geometry import parse_point
+
+        def bad(text: str) -> StateError:
+            return StateError(f"corrupt state: {text}")
+
+        def number(key: str) -> int:
+            value = data[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise bad(f"{key} must be an integer >= 0, got {value!r}")
+            return value
+
+        state = cls(game)
+        n = state._cfg.players
+        letters = game.colour_letters()
+        rows = data["board"]
+        if not isinstance(rows, list) or len(rows) != SIZE:
+            raise bad(f"board must be a list of {SIZE} rows")
+        board = bytearray(NUM_POINTS)
+        for y, row in enumerate(rows):
+            if not isinstance(row, str) or len(row) != SIZE:
+                raise bad(f"board row {y} must be a string of {SIZE} characters, got {row!r}")
+            for x, char in enumerate(row):
+                p = _BOX.get((x, y))
+                if p is None:
+                    if char != " ":
+                        raise bad(f"board row {y} has {char!r} off the cross at column {x}")
+                elif char not in letters:
+                    raise bad(
+                        f"board row {y} has {char!r} at column {x} "
+                        f"(expected one of {''.join(letters)!r})"
+                    )
+                else:
+                    board[p] = letters.index(char)
+        counts = [board.count(p + 1) for p in range(n)]
+        if sum(counts) != 15 * n:
+            raise bad(f"the board holds {sum(counts)} stones, expected {15 * n}")
+        player = data["to_move"]
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+            raise bad(f"to_move must be a player 0..{n - 1}, got {player!r}")
+        term_name = data["termination"]
+        if term_name is not None and term_name not in Termination.__members__:
+            raise bad(f"unknown termination {term_name!r}")
+        termination = Termination[term_name] if term_name else None
+        eliminated = data["eliminated"]
+        if (
+            not isinstance(eliminated, list)
+            or len(set(eliminated)) != len(eliminated)
+            or sorted(eliminated) != [p for p in range(n) if counts[p] < MIN_ALIVE]
+        ):
+            raise bad(
+                f"eliminated {eliminated!r} must list, in order, exactly the players with "
+                f"fewer than {MIN_ALIVE} stones"
+            )
+        alive = [p for p in range(n) if counts[p] >= MIN_ALIVE]
+        if termination is None:
+            if counts[player] < MIN_ALIVE:
+                raise bad(f"the player to move ({player}) has fewer than {MIN_ALIVE} stones")
+            if len(alive) == 1:
+                raise bad("only one player is alive but the game is not over")
+        elif termination is Termination.ONE_LEFT and len(alive) != 1:
+            raise bad(f"termination ONE_LEFT with {len(alive)} players alive")
+        touched = 0
+        for name in data["touched"]:
+            touched |= 1 << parse_point(name)
+        chain = -1
+        if data["chain"] is not None:
+            chain = parse_point(data["chain"])
+            if board[chain] != player + 1:
+                raise bad(f"the chaining stone on {data['chain']} is not the mover's")
+            if not (touched >> chain) & 1:
+                raise bad("the chaining stone's point must be touched")
+            for p in range(NUM_POINTS):
+                if (touched >> p) & 1 and p != chain and board[p]:
+                    raise bad(f"touched point {point_name(p)} holds a stone")
+            if termination is not None:
+                raise bad("a finished game has no chain in progress")
+        elif touched:
+            raise bad("touched points without a chain in progress")
+        seen = {}
+        for item in data["seen"]:
+            if (
+                not isinstance(item, list)
+                or len(item) != 2
+                or not isinstance(item[0], str)
+                or not isinstance(item[1], int)
+                or item[1] < 1
+            ):
+                raise bad(f"seen entries must be [hex key, count >= 1], got {item!r}")
+            seen[int(item[0], 16)] = item[1]
+        state.board = board
+        state.counts = counts
+        state.player = player
+        state.chain = chain
+        state.touched = touched
+        state.turns = number("turns")
+        state.quiet = number("quiet_turns")
+        state.eliminated = tuple(eliminated)
+        state.seen = seen
+        state.zhash = board_hash(board)
+        state.termination = termination
+        state._history = check_history(data, game)
+        return state
+
+
+_BOX = {xy: p for p, xy in enumerate(COORDS)}
+_XS = np.array([x for x, _ in COORDS], dtype=np.intp)
+_YS = np.array([y for _, y in COORDS], dtype=np.intp)
+_ON_BOARD = np.zeros((SIZE, SIZE), dtype=np.float32)
+_ON_BOARD[_YS, _XS] = 1.0
+_MOUTHS = np.zeros((SIZE, SIZE), dtype=np.float32)
+for _m in MOUTHS:
+    _MOUTHS[COORDS[_m][1], COORDS[_m][0]] = 1.0
+assert set(PARTNER) == set(MOUTHS)
+
+
+def _strong_plane(field: str) -> np.ndarray:
+    from cathedral.games.allmer.geometry import GEOMETRIES
+
+    plane = np.zeros((SIZE, SIZE), dtype=np.float32)
+    for p, strong in enumerate(GEOMETRIES[field].strong):
+        if strong:
+            plane[COORDS[p][1], COORDS[p][0]] = 1.0
+    return plane
+
+
+_STRONG = {field: _strong_plane(field) for field in ("middle4", "middle8")}
