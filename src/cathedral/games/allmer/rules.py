@@ -142,6 +142,59 @@ def free_steps(board: bytearray, colour: int, table) -> list[int]:
     return out
 
 
+def withdraw_table(geo: Geometry):
+    """Returns, per point, ``(ray, base action, point behind)`` for each direction with a
+    line; the point behind is the first one of the opposite ray, or -1 at the edge."""
+    table = line_table(geo)
+    return tuple(
+        tuple(
+            (ray, base, geo.rays[p][d][0] if geo.rays[p][d] else -1)
+            for (ray, base), d in zip(table[p], (d ^ 4 for d, _ in geo.lines[p]), strict=True)
+        )
+        for p in range(NUM_POINTS)
+    )
+
+
+def free_steps_withdraw(board: bytearray, colour: int, table, wtable) -> list[int]:
+    """Returns the sorted legal actions at the start of a turn with withdrawal on.
+
+    Args:
+        board: the board.
+        colour: the mover's colour.
+        table: ``line_table`` of the field (for reach).
+        wtable: ``withdraw_table`` of the field.
+    """
+    out: list[int] = []
+    append = out.append
+    find = board.find
+    s = find(colour)
+    while s >= 0:
+        best = reach(board, colour, table[s])
+        for ray, base, back in wtable[s]:
+            if board[ray[0]]:
+                continue
+            length = len(ray)
+            limit = length if length < best else best
+            k = 1
+            while k < limit and not board[ray[k]]:
+                k += 1
+            e = board[back] if back >= 0 else 0
+            if e and e != colour:
+                # every landing withdraws; only the last one can also approach
+                last = base + 2 * (k - 1)
+                out.extend(range(base + 1, last, 2))
+                if k < length and board[ray[k]] not in (0, colour):
+                    append(last)
+                append(last + 1)
+            else:
+                out.extend(range(base, base + 2 * k, 2))
+        s = find(colour, s + 1)
+    for action, mouth, other in MOUTH_MOVES:
+        if board[mouth] == colour and not board[other]:
+            append(action)
+    return out
+
+
 def stone_steps(
     board: bytearray,
     colour: int,

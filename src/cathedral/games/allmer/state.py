@@ -31,6 +31,7 @@ from cathedral.games.allmer.rules import (
     can_move,
     decode_step,
     free_steps,
+    free_steps_withdraw,
     reach,
     stone_steps,
 )
@@ -82,16 +83,26 @@ def board_hash(board: bytearray) -> int:
 class Config:
     """The settings of one game, shared by all of its states (never copied by ``clone``)."""
 
-    __slots__ = ("geo", "players", "quiet_turns", "repetition", "table", "turn_limit", "withdraw")
+    __slots__ = (
+        "geo",
+        "players",
+        "quiet_turns",
+        "repetition",
+        "table",
+        "turn_limit",
+        "withdraw",
+        "wtable",
+    )
 
     def __init__(self, game) -> None:
         from cathedral.games.allmer.geometry import GEOMETRIES
-        from cathedral.games.allmer.rules import lines_for
+        from cathedral.games.allmer.rules import lines_for, withdraw_table
 
         params = game.params
         self.players: int = params["players"]
         self.geo = GEOMETRIES[params["field"]]
         self.table = lines_for(self.geo)
+        self.wtable = withdraw_table(self.geo)
         self.withdraw: bool = params["withdraw"]
         self.repetition: int = params["repetition"]
         self.quiet_turns: int = params["quiet_turns"]
@@ -171,16 +182,7 @@ class AllmerState(State):
             return out
         if not cfg.withdraw:
             return free_steps(self.board, colour, cfg.table)
-        board = self.board
-        out = []
-        s = board.find(colour)
-        while s >= 0:
-            out += stone_steps(board, colour, s, cfg.geo, withdraw=True, chain=False)
-            s = board.find(colour, s + 1)
-        for action, mouth, other in MOUTH_MOVES:
-            if board[mouth] == colour and not board[other]:
-                out.append(action)
-        return out
+        return free_steps_withdraw(self.board, colour, cfg.table, cfg.wtable)
 
     def _is_legal(self, action: int) -> bool:
         return self.step_problem(action) is None
@@ -507,6 +509,77 @@ class AllmerState(State):
         from cathedral.games.allmer.heuristic import step_scores
 
         return step_scores(self)
+
+    @classmethod
+    def from_position(
+        cls,
+        game,
+        stones: dict[str, str],
+        *,
+        to_move: int = 0,
+        chain: str | None = None,
+        touched: str = "",
+        eliminated: tuple[int, ...] | None = None,
+    ) -> AllmerState:
+        """Returns a state with exactly the given stones, for analysis, puzzles and tests.
+
+        Unlike a state loaded from JSON, the stones need not add up to 15 per player.
+
+        Args:
+            game: the AllmerGame.
+            stones: board letter (``W``, ``B``, with 4 players also ``U`` and ``R``) to the
+                space-separated points its stones stand on, e.g. ``{"W": "h5 h6", "B": "h8"}``.
+            to_move: the player to move.
+            chain: the chaining stone's point, if a chain is in progress.
+            touched: space-separated touched points of that chain (its point is added).
+            eliminated: the players out, in the order they fell (default: every player below
+                4 stones, in player order).
+
+        Raises:
+            StateError: an unknown letter or point, a point given twice, or a chain that is
+                not the mover's stone.
+        """
+        from cathedral.games.allmer.geometry import parse_point
+
+        state = cls(game)
+        letters = game.colour_letters()
+        board = bytearray(NUM_POINTS)
+        try:
+            for letter, names in stones.items():
+                if letter not in letters[1:]:
+                    raise StateError(f"unknown colour {letter!r} (expected one of {letters[1:]})")
+                for name in names.split():
+                    p = parse_point(name)
+                    if board[p]:
+                        raise StateError(f"point {name} is given twice")
+                    board[p] = letters.index(letter)
+            touched_bits = 0
+            for name in touched.split():
+                touched_bits |= 1 << parse_point(name)
+            chain_point = parse_point(chain) if chain else -1
+        except ValueError as exc:
+            if isinstance(exc, StateError):
+                raise
+            raise StateError(str(exc)) from None
+        n = state._cfg.players
+        counts = [board.count(p + 1) for p in range(n)]
+        if chain_point >= 0:
+            if board[chain_point] != to_move + 1:
+                raise StateError(f"the chaining stone on {chain} is not the mover's")
+            touched_bits |= 1 << chain_point
+        state.board = board
+        state.counts = counts
+        state.player = to_move
+        state.chain = chain_point
+        state.touched = touched_bits if chain_point >= 0 else 0
+        state.eliminated = (
+            tuple(eliminated)
+            if eliminated is not None
+            else tuple(p for p in range(n) if counts[p] < MIN_ALIVE)
+        )
+        state.zhash = board_hash(board)
+        state.seen = {state.zhash ^ ZOBRIST_TO_MOVE[to_move]: 1}
+        return state
 
     # ----- JSON ---------------------------------------------------------------------------
 
