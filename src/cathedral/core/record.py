@@ -29,7 +29,8 @@ class Record:
         params: every game parameter, defaults filled in.
         rules_version: the game's rules version when the record was written.
         players: one name per seat (``"human"``, ``"greedy"``, a person's name), or ``"?"``.
-        result: ``{"returns": [...], "scores": [...], "text": "..."}``, or ``None`` if unfinished.
+        result: ``{"returns": [...], "scores": [...], "text": "..."}`` (plus ``"resigned": seat``
+            when a player gave up), or ``None`` if unfinished.
         actions: the history in the game's notation, chance outcomes included.
         meta: anything else (dates, times, seeds).
     """
@@ -157,8 +158,11 @@ class Record:
                 state.apply_action(state.string_to_action(text))
             except CathedralError as exc:
                 raise RecordError(f"record action {index + 1} {text!r}: {exc}") from None
-        stored = (self.result or {}).get("returns")
-        if stored is not None and (not state.is_terminal() or state.returns() != stored):
+        result = self.result or {}
+        stored = result.get("returns")
+        # A resignation ends a game the rules have not finished: its result is the record's.
+        finished = state.is_terminal() and state.returns() == stored
+        if "resigned" not in result and stored is not None and not finished:
             raise RecordError(
                 f"record result {stored!r} does not match the replay "
                 f"({state.returns() if state.is_terminal() else 'unfinished'})"
