@@ -1,0 +1,832 @@
+"""The Red Cathedral's rules: setup as chance nodes, the turn as a sequence of atomic
+decisions, completions and penalties, the end trigger and the final scoring.
+
+Representation (flat lists of ints, so ``clone`` is a handful of list copies):
+
+- the cathedral is 10 towers x 8 heights of *slots* (``slot = tower * 8 + height``); only the
+  drawn plan's slots are used. Per slot: the card, its workshop tile, the banner's owner,
+  whether it is built, the ornament's owner and gem set, and ``need[slot * 6 + material]``,
+  what is still to be delivered (what was delivered sits on the card);
+- per player, flat lists indexed ``player * width + i``: inventory (6 materials), workshop
+  spaces (tile and face), ornaments available (door, arch, cross);
+- the market: the resource tile of each of the 8 spaces, the space and pips of each die.
+
+A turn runs through phases: START (no basic action yet), CLAIMED (place the claimed card's
+workshop tile), BUILD (deliveries left), MARKET (after a die move), AFTER (only the optional
+actions and ``done`` remain). Dice to roll wait in ``rolls``; while any wait the state is a
+chance node.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cathedral.core.contract import CHANCE, TERMINAL, State, check_history, ranked_returns
+from cathedral.core.errors import StateError
+from cathedral.games.red import actions as A
+from cathedral.games.red.components import (
+    LEVELS,
+    MAX_HEIGHT,
+    MAX_WORKSHOP_SPACES,
+    ORNAMENT_MATERIAL,
+    PRESTIGE,
+    RECOGNITION,
+    RUBLES,
+)
+from cathedral.games.red.scoring import tie_break_key, tower_points
+
+if TYPE_CHECKING:
+    from cathedral.games.red.game import RedGame
+
+# stages
+S_TILES, S_INFLUENCE, S_PLAN, S_CARDS, S_WTILES, S_DICE, PLAY, OVER = range(8)
+STAGE_NAMES = ("tiles", "influence", "plan", "cards", "workshop", "dice", "play", "over")
+# phases of a turn
+START, CLAIMED, BUILD, MARKET, AFTER = range(5)
+PHASE_NAMES = ("start", "claimed", "build", "market", "after")
+W = MAX_WORKSHOP_SPACES
+SLOTS = A.SLOTS
+
+_LIST_FIELDS = (
+    "market", "infl", "slot_card", "slot_tile", "owner", "built", "need", "orn", "orn_gems",
+    "dice_space", "dice_pips", "supply", "inv", "rubles", "pos", "bin", "bout", "ws_tile",
+    "ws_up", "orn_avail", "orn_placed", "completed", "rolls", "final",
+)
+_INT_FIELDS = (
+    "stage", "step", "plan", "cur", "phase", "rerolled", "dleft", "mspace", "mdie", "took",
+    "infl_act", "infl_count", "activated", "claim_slot", "resume", "turns", "trigger",
+    "last_left",
+)
+
+
+class RedState(State):
+    """A position of The Red Cathedral (see the module docstring for the layout)."""
+
+    game: RedGame
+
+    def __init__(self, game: RedGame, *, _blank: bool = False) -> None:
+        super().__init__(game)
+        self.c = game.components
+        self.n = game.num_players
+        self.track = game.track
+        if _blank:
+            return
+        c, n = self.c, self.n
+        self.stage = S_TILES
+        self.step = 0
+        self.market = [-1] * 8
+        self.infl = [-1] * 4
+        self.plan = -1
+        self.slot_card = [-1] * SLOTS
+        self.slot_tile = [-1] * SLOTS
+        self.owner = [-1] * SLOTS
+        self.built = [0] * SLOTS
+        self.need = [0] * (SLOTS * 6)
+        self.orn = [-1] * SLOTS
+        self.orn_gems = [0] * SLOTS
+        self.dice_space = [-1] * 5
+        self.dice_pips = [0] * 5
+        self.supply = list(c.supply)
+        self.inv = [0] * (n * 6)
+        self.rubles = list(c.starting_rubles[:n])
+        self.pos = [c.track_start] * n
+        self.bin = [c.banners_in_inventory] * n
+        self.bout = [c.banners - c.banners_in_inventory] * n
+        self.ws_tile = [-1] * (n * W)
+        self.ws_up = [0] * (n * W)
+        start_orn = [0, 0, 0] if game.advanced else list(c.ornaments)
+        self.orn_avail = start_orn * n
+        self.orn_placed = [0] * n
+        self.completed = [0] * n
+        self.rolls: list[int] = []
+        self.final: list[int] = []
+        self.cur = 0
+        self.phase = START
+        self.rerolled = 0
+        self.dleft = 0
+        self.mspace = -1
+        self.mdie = -1
+        self.took = 0
+        self.infl_act = -1
+        self.infl_count = 0
+        self.activated = 0
+        self.claim_slot = -1
+        self.resume = START
+        self.turns = 0
+        self.trigger = -1
+        self.last_left = 0
+        self.slots: tuple[int, ...] = ()
+
+    # ----- plan geometry --------------------------------------------------------------------
+
+    def _set_plan(self, plan: int) -> None:
+        self.plan = plan
+        self.slots = self.game.plan_slots(plan) if plan >= 0 else ()
+
+    def heights(self) -> tuple[int, ...]:
+        return self.c.plan_towers[self.plan] if self.plan >= 0 else ()
+
+    def top_of(self, slot: int) -> int:
+        """Returns the slot of the dome of ``slot``'s tower."""
+        t = slot // MAX_HEIGHT
+        return t * MAX_HEIGHT + self.c.plan_towers[self.plan][t] - 1
+
+    def level_of(self, slot: int) -> int:
+        return self.c.card_level[self.slot_card[slot]]
+
+    # ----- contract: whose turn ---------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.stage == PLAY:
+            return CHANCE if self.rolls else self.cur
+        if self.stage == OVER:
+            return TERMINAL
+        return CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        values = self._chance_values()
+        if not values:
+            return []
+        p = 1.0 / len(values)
+        return [(A.CHANCE + v, p) for v in values]
+
+    def _chance_values(self) -> list[int]:
+        """Returns the chance outcome values (see ``actions``) of this chance node."""
+        stage, c = self.stage, self.c
+        if stage == PLAY:
+            return [1, 2, 3, 4, 5, 6] if self.rolls else []
+        if stage == S_TILES:
+            used = set(self.market)
+            return [i for i in range(8) if i not in used]
+        if stage == S_INFLUENCE:
+            return [i for i, g in enumerate(c.influence_group) if g == self.step]
+        if stage == S_PLAN:
+            return c.plans_for(self.n)
+        if stage == S_CARDS:
+            slot = self.game.fill_order(self.plan)[self.step]
+            level = self._slot_level_by_plan(slot)
+            used = {self.slot_card[s] for s in self.slots}
+            return [i for i, lv in enumerate(c.card_level) if lv == level and i not in used]
+        if stage == S_WTILES:
+            used = {self.slot_tile[s] for s in self.slots}
+            return [i for i in c.workshop_tiles_for(self.n) if i not in used]
+        if stage == S_DICE:
+            if self.step % 2 == 1:
+                return [1, 2, 3, 4, 5, 6]
+            return [d for d in range(5) if self.dice_space[d] < 0]
+        return []
+
+    def _slot_level_by_plan(self, slot: int) -> int:
+        h = slot % MAX_HEIGHT
+        top = self.c.plan_towers[self.plan][slot // MAX_HEIGHT] - 1
+        return 0 if h == 0 else 2 if h == top else 1
+
+    def setup_dice_space(self) -> int:
+        """Returns the market space the next setup die goes to (clockwise from the space of
+        the recognition tile)."""
+        start = self.market.index(self.c.tile_resource.index(RECOGNITION))
+        return (start + self.step // 2) % 8
+
+    # ----- legal actions ------------------------------------------------------------------------
+
+    def can_lose_prestige(self, p: int) -> bool:
+        return self.track.prev_space(self.pos[p]) >= 0
+
+    def free_slots(self, p: int) -> int:
+        b = p * 6
+        inv = self.inv
+        return (self.c.inventory_slots - self.bin[p] - inv[b] - inv[b + 1] - inv[b + 2]
+                - inv[b + 3] - inv[b + 4] - inv[b + 5])
+
+    def _legal_actions(self) -> list[int]:
+        p = self.cur
+        phase = self.phase
+        out: list[int] = []
+        if phase == START:
+            self._claim_actions(p, out)
+            self._build_actions(p, 3, out)
+            self._die_actions(p, out)
+        elif phase == CLAIMED:
+            self._tile_actions(p, out)
+        elif phase == BUILD:
+            self._build_actions(p, self.dleft, out)
+            out.append(A.DONE)
+        elif phase == MARKET:
+            self._market_actions(p, out)
+            out.append(A.DONE)
+        else:
+            out.append(A.DONE)
+        if self.track.prev_space(self.pos[p]) >= 0:
+            out.append(A.RUBLES)
+            if not self.rerolled:
+                spaces = set(self.dice_space)
+                out.extend(A.REROLL + s for s in sorted(spaces))
+        out.sort()
+        return out
+
+    def _claim_actions(self, p: int, out: list[int]) -> None:
+        if self.bin[p] + self.bout[p] == 0:
+            return
+        owner = self.owner
+        for s in self.slots:
+            if owner[s] < 0 and (s % MAX_HEIGHT == 0 or owner[s - 1] >= 0):
+                out.append(A.CLAIM + s)
+
+    def _build_actions(self, p: int, left: int, out: list[int]) -> None:
+        if left <= 0:
+            return
+        inv, need, owner, built = self.inv, self.need, self.owner, self.built
+        b = p * 6
+        mine = [m for m in range(6) if inv[b + m]]
+        if not mine:
+            return
+        orn, avail = self.orn, self.orn_avail
+        card_level = self.c.card_level
+        slot_card = self.slot_card
+        green, purple = inv[b + 4], inv[b + 5]
+        for s in self.slots:
+            if built[s]:
+                if orn[s] >= 0:
+                    continue
+                kind = card_level[slot_card[s]]
+                if not avail[p * 3 + kind] or not inv[b + ORNAMENT_MATERIAL[kind]]:
+                    continue
+                base = A.ORNAMENT + s * 6
+                for g, (ng, npu) in enumerate(A.GEM_SETS):
+                    if 1 + ng + npu <= left and ng <= green and npu <= purple:
+                        out.append(base + g)
+            elif owner[s] == p:
+                k = s * 6
+                for m in mine:
+                    if need[k + m]:
+                        out.append(A.DELIVER + k + m)
+
+    def _die_actions(self, p: int, out: list[int]) -> None:
+        space, pips = self.dice_space, self.dice_pips
+        count = [0] * 8
+        for sp in space:
+            count[sp] += 1
+        own = p + 1
+        rubles = self.rubles[p]
+        for d in range(5):
+            sp = space[d]
+            top = min(7, rubles) if d == 0 or d == own else 0
+            base = sp + pips[d]
+            for k in range(top + 1):
+                dest = (base + k) & 7
+                if count[dest] - (dest == sp) < 3:
+                    out.append(A.DIE + d * 8 + k)
+
+    def _tile_actions(self, p: int, out: list[int]) -> None:
+        costs = self.game.board_cost
+        rubles = self.rubles[p]
+        for k in range(len(costs)):
+            if self.ws_tile[p * W + k] < 0:
+                out.append(A.TILE + 2 * k)
+                if rubles >= costs[k]:
+                    out.append(A.TILE + 2 * k + 1)
+
+    def take_limit(self, p: int) -> int:
+        """Returns the most the market take may give now (0 when nothing)."""
+        c = self.c
+        tile = self.market[self.mspace]
+        amount = c.tile_yield[tile] * self.dice_space.count(self.mspace)
+        r = c.tile_resource[tile]
+        if r < 6:
+            amount = min(amount, self.supply[r], self.free_slots(p))
+        return amount
+
+    def _market_actions(self, p: int, out: list[int]) -> None:
+        if not self.took:
+            for k in range(self.take_limit(p)):
+                out.append(A.TAKE + k)
+        card = self.infl[self.mspace >> 1]
+        for i, act in enumerate(self.c.influence_actions[card]):
+            if self.infl_act not in (-1, i) or (act.lightning and self.infl_count):
+                continue
+            if act.choice:
+                for m in range(6):
+                    if self._influence_ok(p, act, m):
+                        out.append(A.INFLUENCE + i * 7 + 1 + m)
+            elif self._influence_ok(p, act, -1):
+                out.append(A.INFLUENCE + i * 7)
+        if not self.activated:
+            dice = self.game.board_die
+            for k in range(len(dice)):
+                if dice[k] == self.mdie and self.ws_up[p * W + k]:
+                    out.append(A.ACTIVATE + k)
+
+    def _influence_ok(self, p: int, act, m: int) -> bool:
+        """Whether influence action ``act`` (with chosen material ``m``) can be paid and
+        would give something (a payment for nothing is never offered)."""
+        inv, b = self.inv, p * 6
+        pay, gain = act.pay, act.gain
+        if pay[RUBLES] > self.rubles[p]:
+            return False
+        paid = 0
+        for i in range(6):
+            if pay[i]:
+                if inv[b + i] < pay[i] + (act.choice_n if act.choice == "pay" and m == i else 0):
+                    return False
+                paid += pay[i]
+        if act.choice == "pay":
+            if inv[b + m] < act.choice_n or gain[m]:
+                return False
+            paid += act.choice_n
+        if gain[RUBLES] or gain[RECOGNITION] or gain[PRESTIGE]:
+            return True
+        room = self.free_slots(p) + paid
+        if room <= 0:
+            return False
+        supply = self.supply
+        if act.choice == "gain" and supply[m] + (pay[m] if m >= 0 else 0) > 0:
+            return True
+        return any(gain[i] and supply[i] + pay[i] > 0 for i in range(6))
+
+    def _is_legal(self, action: int) -> bool:
+        return action in self._legal_actions()
+
+    # ----- applying actions ---------------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        if self.stage != PLAY or self.rolls:
+            self._apply_chance(action - A.CHANCE)
+            return
+        p = self.cur
+        if action < A.CLAIM:
+            if action == A.DONE:
+                if self.phase == MARKET:
+                    self._start_rolls(self.mspace, AFTER)
+                else:
+                    self._end_turn()
+                    return
+            elif action == A.RUBLES:
+                self.pos[p] = self.track.prev_space(self.pos[p])
+                self.rubles[p] += 2
+            else:
+                self.pos[p] = self.track.prev_space(self.pos[p])
+                self.rerolled = 1
+                self._start_rolls(action - A.REROLL, self.phase)
+        elif action < A.TILE:
+            slot = action - A.CLAIM
+            if self.bin[p]:
+                self.bin[p] -= 1
+            else:
+                self.bout[p] -= 1
+            self.owner[slot] = p
+            self.claim_slot = slot
+            self.phase = CLAIMED
+        elif action < A.DELIVER:
+            self._place_tile(p, action - A.TILE)
+        elif action < A.ORNAMENT:
+            slot, m = divmod(action - A.DELIVER, 6)
+            self._enter_build()
+            self.dleft -= 1
+            self.inv[p * 6 + m] -= 1
+            k = slot * 6
+            self.need[k + m] -= 1
+            if not any(self.need[k : k + 6]):
+                self._complete(slot)
+        elif action < A.DIE:
+            self._ornament(p, *divmod(action - A.ORNAMENT, 6))
+        elif action < A.TAKE:
+            d, extra = divmod(action - A.DIE, 8)
+            self.rubles[p] -= extra
+            dest = (self.dice_space[d] + self.dice_pips[d] + extra) & 7
+            self.dice_space[d] = dest
+            self.phase = MARKET
+            self.mspace, self.mdie = dest, d
+            self.took = self.activated = self.infl_count = 0
+            self.infl_act = -1
+        elif action < A.INFLUENCE:
+            self.took = 1
+            tile = self.market[self.mspace]
+            self._gain(p, self.c.tile_resource[tile], action - A.TAKE + 1)
+        elif action < A.ACTIVATE:
+            i, m = divmod(action - A.INFLUENCE, 7)
+            self._influence(p, i, m - 1)
+        else:
+            self.activated = 1
+            self._tile_effect(p, self.ws_tile[p * W + action - A.ACTIVATE])
+        self._settle()
+
+    def _apply_chance(self, v: int) -> None:
+        stage, c = self.stage, self.c
+        if stage == PLAY:
+            self.dice_pips[self.rolls.pop(0)] = v
+            if not self.rolls:
+                self.phase = self.resume
+                self._settle()
+            return
+        if stage == S_TILES:
+            self.market[self.step] = v
+            self._advance(8)
+        elif stage == S_INFLUENCE:
+            self.infl[self.step] = v
+            self._advance(4)
+        elif stage == S_PLAN:
+            self._set_plan(v)
+            self._advance(1)
+        elif stage == S_CARDS:
+            slot = self.game.fill_order(self.plan)[self.step]
+            self.slot_card[slot] = v
+            self.need[slot * 6 : slot * 6 + 6] = c.card_cost[v]
+            self._advance(len(self.slots))
+        elif stage == S_WTILES:
+            self.slot_tile[self.game.fill_order(self.plan)[self.step]] = v
+            self._advance(len(self.slots))
+        elif stage == S_DICE:
+            if self.step % 2 == 0:
+                self.dice_space[v] = self.setup_dice_space()
+                self.mdie = v
+            else:
+                self.dice_pips[self.mdie] = v
+                self.mdie = -1
+            self._advance(10)
+
+    def _advance(self, steps: int) -> None:
+        self.step += 1
+        if self.step == steps:
+            self.step = 0
+            self.stage += 1
+
+    def _start_rolls(self, space: int, resume: int) -> None:
+        self.rolls = [d for d in range(5) if self.dice_space[d] == space]
+        self.resume = resume
+        if resume == AFTER:
+            self.phase = AFTER
+
+    def _enter_build(self) -> None:
+        if self.phase == START:
+            self.phase = BUILD
+            self.dleft = 3
+
+    def _settle(self) -> None:
+        """Moves on when the player to move has nothing left to choose: a build with no
+        delivery left, a market visit with no market action left (the dice roll), a turn
+        with no optional action left."""
+        if self.rolls or self.stage != PLAY:
+            return
+        p = self.cur
+        if self.phase == BUILD:
+            scratch: list[int] = []
+            self._build_actions(p, self.dleft, scratch)
+            if not scratch:
+                self.phase = AFTER
+        elif self.phase == MARKET:
+            scratch = []
+            self._market_actions(p, scratch)
+            if not scratch:
+                self._start_rolls(self.mspace, AFTER)
+                return
+        if self.phase == AFTER and self.track.prev_space(self.pos[p]) < 0:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        if self.trigger >= 0:
+            if self.last_left == 0:
+                self._finish()
+                return
+            self.last_left -= 1
+        elif self.turns >= self.game.turn_cap * self.n:
+            self._finish()
+            return
+        self.cur = (self.cur + 1) % self.n
+        self.phase = START
+        self.rerolled = self.dleft = self.took = self.activated = self.infl_count = 0
+        self.infl_act = self.mspace = self.mdie = self.claim_slot = -1
+
+    # ----- the pieces of the rules --------------------------------------------------------------
+
+    def _gain(self, p: int, r: int, n: int) -> None:
+        """Gives ``n`` of resource ``r``: materials only as far as the supply and the free
+        inventory slots allow (the rest is lost), rubles and recognition in full."""
+        if r < 6:
+            n = min(n, self.supply[r], self.free_slots(p))
+            if n > 0:
+                self.inv[p * 6 + r] += n
+                self.supply[r] -= n
+        elif r == RUBLES:
+            self.rubles[p] += n
+        elif r == RECOGNITION:
+            self.pos[p] += n
+        else:
+            self.pos[p] = self.track.gain_prestige(self.pos[p], n)
+
+    def _tile_effect(self, p: int, tile: int) -> None:
+        c = self.c
+        die = c.workshop_copy[tile]
+        if die >= 0:
+            market = self.market[self.dice_space[die]]
+            self._gain(p, c.tile_resource[market], c.tile_yield[market])
+            return
+        for r, n in enumerate(c.workshop_gain[tile]):
+            if n:
+                self._gain(p, r, n)
+
+    def _place_tile(self, p: int, code: int) -> None:
+        k, up = divmod(code, 2)
+        slot = self.claim_slot
+        tile = self.slot_tile[slot]
+        self.slot_tile[slot] = -1
+        self.ws_tile[p * W + k] = tile
+        self.claim_slot = -1
+        self.phase = AFTER
+        if up:
+            self.rubles[p] -= self.game.board_cost[k]
+            self.ws_up[p * W + k] = 1
+            kind = self.game.board_ornament[k]
+            if kind >= 0:
+                self.orn_avail[p * 3 + kind] += 1
+            self._tile_effect(p, tile)
+
+    def _ornament(self, p: int, slot: int, gems: int) -> None:
+        self._enter_build()
+        kind = self.c.card_level[self.slot_card[slot]]
+        ng, npu = A.GEM_SETS[gems]
+        self.dleft -= 1 + ng + npu
+        b = p * 6
+        mat = ORNAMENT_MATERIAL[kind]
+        self.inv[b + mat] -= 1
+        self.supply[mat] += 1
+        self.inv[b + 4] -= ng
+        self.supply[4] += ng
+        self.inv[b + 5] -= npu
+        self.supply[5] += npu
+        self.orn[slot] = p
+        self.orn_gems[slot] = gems
+        self.orn_avail[p * 3 + kind] -= 1
+        self.orn_placed[p] += 1
+        if A.GEM_PRESTIGE[gems]:
+            self.pos[p] = self.track.gain_prestige(self.pos[p], A.GEM_PRESTIGE[gems])
+
+    def _influence(self, p: int, i: int, m: int) -> None:
+        act = self.c.influence_actions[self.infl[self.mspace >> 1]][i]
+        self.infl_act = i
+        self.infl_count += 1
+        b = p * 6
+        self.rubles[p] -= act.pay[RUBLES]
+        for r in range(6):
+            n = act.pay[r] + (act.choice_n if act.choice == "pay" and r == m else 0)
+            if n:
+                self.inv[b + r] -= n
+                self.supply[r] += n
+        for r in range(len(act.gain)):
+            if act.gain[r]:
+                self._gain(p, r, act.gain[r])
+        if act.choice == "gain":
+            self._gain(p, m, act.choice_n)
+
+    def penalties(self, slot: int) -> list[int]:
+        """Returns the recognition each player would lose if ``slot`` were completed now."""
+        loss = [0] * self.n
+        owner, built = self.owner, self.built
+        t0 = slot - slot % MAX_HEIGHT
+        top = self.top_of(slot)
+        for u in range(t0, slot):
+            o = owner[u]
+            if o < 0 or built[u]:
+                continue
+            for v in range(u + 1, top + 1):
+                if (built[v] or v == slot) and owner[v] != o:
+                    loss[o] += 1
+        return loss
+
+    def _complete(self, slot: int) -> None:
+        c = self.c
+        p = self.owner[slot]
+        card = self.slot_card[slot]
+        loss = self.penalties(slot)
+        for m, n in enumerate(c.card_cost[card]):
+            self.supply[m] += n
+        self.built[slot] = 1
+        self.completed[p] += 1
+        self.pos[p] += c.card_recognition[card]
+        self.rubles[p] += c.card_rubles[card]
+        for o, n in enumerate(loss):
+            if n:
+                self.pos[o] = max(0, self.pos[o] - n)
+        if self.completed[p] == c.banners and self.trigger < 0:
+            self.trigger = p
+            self.last_left = self.n - 1
+            self.pos[p] = self.track.gain_prestige(self.pos[p], 3)
+
+    # ----- the end ------------------------------------------------------------------------------
+
+    def final_breakdown(self) -> list[dict[str, int]]:
+        """Returns each player's final prestige by source (track, leftovers, towers)."""
+        n = self.n
+        out = [
+            {
+                "track": self.track.prestige(self.pos[p]),
+                "leftovers": (sum(self.inv[p * 6 : p * 6 + 6]) + self.rubles[p]) // 5,
+                "towers": 0,
+            }
+            for p in range(n)
+        ]
+        thirds = self.game.params["two_player_towers"] == "thirds"
+        for t, height in enumerate(self.heights()):
+            value = 0
+            presence = [0] * n
+            for s in range(t * MAX_HEIGHT, t * MAX_HEIGHT + height):
+                if self.built[s]:
+                    value += 2
+                    presence[self.owner[s]] += 1
+                if self.orn[s] >= 0:
+                    value += 1
+                    presence[self.orn[s]] += 1
+            for p, pts in enumerate(tower_points(value, presence, thirds=thirds)):
+                out[p]["towers"] += pts
+        for row in out:
+            row["total"] = row["track"] + row["leftovers"] + row["towers"]
+        return out
+
+    def _finish(self) -> None:
+        self.final = [row["total"] for row in self.final_breakdown()]
+        self.stage = OVER
+        self.phase = AFTER
+
+    def scores(self) -> list[float]:
+        if self.stage == OVER:
+            return [float(x) for x in self.final]
+        return [float(self.track.prestige(x)) for x in self.pos]
+
+    def returns(self) -> list[float]:
+        if self.stage != OVER:
+            return [0.0] * self.n
+        keys = [
+            tie_break_key(self.final[p], self.completed[p], self.orn_placed[p])
+            for p in range(self.n)
+        ]
+        return ranked_returns(keys)
+
+    def result_string(self) -> str:
+        if self.stage != OVER:
+            return ""
+        names = self.game.player_names()
+        rets = self.returns()
+        best = max(rets)
+        winners = [names[p] for p in range(self.n) if rets[p] == best]
+        scores = ", ".join(f"{names[p]} {self.final[p]}" for p in range(self.n))
+        why = (
+            f"{names[self.trigger]} completed a sixth section"
+            if self.trigger >= 0
+            else f"the safety cap of {self.game.turn_cap} rounds was reached"
+        )
+        verb = "wins" if len(winners) == 1 else "share the victory"
+        return f"{' and '.join(winners)} {verb} ({scores} prestige; {why})"
+
+    # ----- contract plumbing --------------------------------------------------------------------
+
+    def clone(self) -> RedState:
+        other = RedState(self.game, _blank=True)
+        d = other.__dict__
+        for name in _LIST_FIELDS:
+            d[name] = getattr(self, name)[:]
+        for name in _INT_FIELDS:
+            d[name] = getattr(self, name)
+        other.slots = self.slots
+        other._history = self._history[:]
+        return other
+
+    def _to_dict(self) -> dict:
+        data = {name: getattr(self, name) for name in _LIST_FIELDS}
+        data.update({name: getattr(self, name) for name in _INT_FIELDS})
+        data["history"] = list(self._history)
+        return data
+
+    def _action_to_string(self, action: int) -> str:
+        from cathedral.games.red.notation import action_to_string
+
+        return action_to_string(self, action)
+
+    def _string_to_action(self, text: str) -> int:
+        from cathedral.games.red.notation import string_to_action
+
+        return string_to_action(self, text)
+
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        from cathedral.games.red.observation import observe
+
+        return observe(self, self.cur if player is None else player)
+
+    def __str__(self) -> str:
+        from cathedral.games.red.render import render_text
+
+        return render_text(self, color=False)
+
+    def render(self, *, color: bool = False) -> str:
+        from cathedral.games.red.render import render_text
+
+        return render_text(self, color=color)
+
+    def prompt_hint(self) -> str:
+        from cathedral.games.red.render import prompt_hint
+
+        return prompt_hint(self)
+
+    def evaluate(self) -> list[float]:
+        from cathedral.games.red.heuristic import evaluate
+
+        return evaluate(self)
+
+    def action_heuristics(self) -> list[tuple[int, float]]:
+        from cathedral.games.red.heuristic import action_heuristics
+
+        return action_heuristics(self)
+
+
+def state_from_dict(game: RedGame, data: dict) -> RedState:
+    """Rebuilds a state from ``_to_dict`` output, checking every field and the invariants.
+
+    Raises:
+        StateError: "corrupt state: ..." naming the field and what was expected.
+    """
+    c, n = game.components, game.num_players
+
+    def bad(msg: str) -> StateError:
+        return StateError(f"corrupt state: {msg}")
+
+    if not isinstance(data, dict):
+        raise bad("expected an object")
+    lengths = {
+        "market": 8, "infl": 4, "slot_card": SLOTS, "slot_tile": SLOTS, "owner": SLOTS,
+        "built": SLOTS, "need": SLOTS * 6, "orn": SLOTS, "orn_gems": SLOTS, "dice_space": 5,
+        "dice_pips": 5, "supply": 6, "inv": n * 6, "rubles": n, "pos": n, "bin": n, "bout": n,
+        "ws_tile": n * W, "ws_up": n * W, "orn_avail": n * 3, "orn_placed": n, "completed": n,
+    }
+    state = RedState(game, _blank=True)
+    for name in _LIST_FIELDS:
+        value = data.get(name)
+        if not isinstance(value, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in value
+        ):
+            raise bad(f"field {name!r} must be a list of integers, got {value!r:.60}")
+        if name in lengths and len(value) != lengths[name]:
+            raise bad(f"field {name!r} has {len(value)} entries, expected {lengths[name]}")
+        setattr(state, name, list(value))
+    for name in _INT_FIELDS:
+        value = data.get(name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad(f"field {name!r} must be an integer, got {value!r}")
+        setattr(state, name, value)
+    state._history = check_history(data, game)
+    if not 0 <= state.stage <= OVER:
+        raise bad(f"stage {state.stage} out of range 0..{OVER}")
+    if not 0 <= state.cur < n:
+        raise bad(f"player to move {state.cur} out of range 0..{n - 1}")
+    if not 0 <= state.phase < len(PHASE_NAMES):
+        raise bad(f"phase {state.phase} out of range")
+    if not -1 <= state.plan < len(c.plan_ids) or (
+        state.plan >= 0 and c.plan_players[state.plan] != n
+    ):
+        raise bad(f"plan {state.plan} is not a plan for {n} players")
+    if state.stage > S_PLAN and state.plan < 0:
+        raise bad("no building plan after the plan was drawn")
+    state._set_plan(state.plan)
+    for name, hi in (("market", 7), ("infl", 11), ("slot_card", 39), ("slot_tile", 27),
+                     ("owner", n - 1), ("orn", n - 1), ("rolls", 4), ("dice_space", 7)):
+        for x in getattr(state, name):
+            if not -1 <= x <= hi:
+                raise bad(f"field {name!r} holds {x}, expected -1..{hi}")
+    for name in ("supply", "inv", "rubles", "pos", "bin", "bout", "need", "orn_avail",
+                 "orn_placed", "completed", "built", "ws_up", "orn_gems", "dice_pips"):
+        if any(x < 0 for x in getattr(state, name)):
+            raise bad(f"field {name!r} holds a negative number")
+    if state.stage >= PLAY:
+        # conservation: supply + inventories + materials waiting on unfinished cards
+        for m in range(6):
+            held = sum(state.inv[p * 6 + m] for p in range(n))
+            placed = sum(
+                c.card_cost[state.slot_card[s]][m] - state.need[s * 6 + m]
+                for s in state.slots if not state.built[s]
+            )
+            if state.supply[m] + held + placed != c.supply[m]:
+                raise bad(
+                    f"{c_material(m)}: supply {state.supply[m]} + held {held} + placed "
+                    f"{placed} != {c.supply[m]}"
+                )
+        for p in range(n):
+            banners = state.bin[p] + state.bout[p] + sum(
+                1 for s in state.slots if state.owner[s] == p
+            )
+            if banners != c.banners:
+                raise bad(f"{game.player_names()[p]} has {banners} banners, expected "
+                          f"{c.banners}")
+            if state.free_slots(p) < 0:
+                raise bad(f"{game.player_names()[p]}'s inventory holds more than its slots")
+    if state.stage == OVER and len(state.final) != n:
+        raise bad(f"finished game with {len(state.final)} final scores, expected {n}")
+    return state
+
+
+def c_material(m: int) -> str:
+    from cathedral.games.red.components import MATERIALS
+
+    return MATERIALS[m]
+
+
+__all__ = ["LEVELS", "RedState", "state_from_dict"]
