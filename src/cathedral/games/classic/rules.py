@@ -209,10 +209,11 @@ class Position:
         or ends the game if neither can."""
         for candidate in (1 - colour, colour):
             mask = self.placement_mask(candidate)
-            if mask.any():
+            legal = np.flatnonzero(mask)
+            if legal.size:
                 self.to_move = candidate
                 self.legal_mask = mask
-                self.legal = np.flatnonzero(mask).tolist()
+                self.legal = legal.tolist()
                 return
         self.to_move = TERMINAL
         self.legal = []
