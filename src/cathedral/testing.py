@@ -111,3 +111,29 @@ def check_game(game: Game, *, games: int = 10, seed: int = 0, check_every: int =
         assert replay.to_json() == state.to_json(), "replaying history differs"
         record = Record.from_json(Record.from_state(state).to_json())
         assert record.final_state().to_json() == state.to_json(), "record replay differs"
+
+
+def playthrough(game: Game, *, seed: int = 0) -> str:
+    """Returns a seeded random game written out step by step: the player to move, the number of
+    legal actions, the action chosen (number and notation), and the board after it; then the
+    returns and scores. Kept under ``tests/playthroughs`` so that a rule change shows as a diff.
+    """
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    lines = [f"game: {game!r}", f"seed: {seed}", "", str(state), ""]
+    while not state.is_terminal():
+        player = state.current_player()
+        action = random_action(state, rng)
+        count = len(state.chance_outcomes()) if state.is_chance_node() else len(
+            state.legal_actions()
+        )
+        who = "chance" if player == CHANCE else game.player_names()[player]
+        lines.append(
+            f"{len(state.history()) + 1}. {who} ({count} choices): "
+            f"{action} {state.action_to_string(action)}"
+        )
+        state.apply_action(action)
+        lines += [str(state), ""]
+    lines.append(f"returns: {state.returns()}")
+    lines.append(f"scores: {state.scores()}")
+    return "\n".join(lines) + "\n"
