@@ -381,6 +381,11 @@ class AllmerState(State):
         """Returns whether ``player`` still has at least 4 stones."""
         return self.counts[player] >= MIN_ALIVE
 
+    def reach(self, point: int) -> int:
+        """Returns how many points the stone on ``point`` may slide (0 for an empty point)."""
+        colour = self.board[point]
+        return reach(self.board, colour, self._cfg.table[point]) if colour else 0
+
     def ranking_scores(self) -> list[int]:
         """Returns a number per player, higher ranking higher: alive players by stone count,
         then eliminated players, the latest eliminated highest."""
