@@ -22,25 +22,58 @@ from cathedral.games.red.scoring import tower_points
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState
 
-RUBLE = 0.2
-"""A ruble is a fifth of a prestige point at the end (leftovers), a bit more as fuel."""
-MATERIAL = 0.15
-"""A material in hand that no claimed card needs."""
-CLAIM_BASE = 0.35
+RUBLE = 0.15
+"""A ruble: a fifth of a prestige point at the end (leftovers), less the chance of wasting it."""
+MATERIAL = 0.03
+"""A material in hand that no claimed card needs: nearly nothing, since it blocks a slot."""
+CLAIM_BASE = 0.3
 """Share of a claimed card's reward counted before any delivery."""
+IN_HAND = 0.8
+"""Share of a delivery a matching material in hand is worth."""
+ORNAMENT = 0.25
+"""An ornament still available (it will add presence and a point of tower value)."""
 RISK = 0.3
 """Share of a threatened penalty counted before it happens."""
 
 
+HORIZON = 30
+"""Recognition steps over which a point of recognition is valued (the track gets denser)."""
+
+
 def _rate(state: RedState, pos: int) -> tuple[float, float]:
-    """Returns (prestige now including progress, prestige per recognition step here)."""
+    """Returns (prestige now including progress to the next space, prestige per recognition
+    step averaged over the next ``HORIZON`` steps)."""
     tr = state.track
     count = tr.prestige(pos)
     nxt = tr.next_space(pos)
-    below = tr.prev_space(pos + 1)
-    below = max(below, 0)
+    below = max(tr.prev_space(pos + 1), 0)
     gap = max(nxt - below, 1)
-    return count + (pos - below) / gap, 1.0 / gap
+    return count + (pos - below) / gap, (tr.prestige(pos + HORIZON) - count) / HORIZON
+
+
+def _progress(state: RedState) -> dict[int, float]:
+    """Returns, per claimed unfinished slot, the share of the card counted as done: materials
+    delivered count fully, matching materials in its owner's hand count ``IN_HAND``."""
+    c = state.c
+    out = {}
+    spare = state.inv[:]
+    for s in state.slots:
+        p = state.owner[s]
+        if p < 0 or state.built[s]:
+            continue
+        card = state.slot_card[s]
+        total = sum(c.card_cost[card])
+        k, b = s * 6, p * 6
+        done = float(total)
+        for m in range(6):
+            need = state.need[k + m]
+            use = min(need, spare[b + m])
+            spare[b + m] -= use
+            done -= need - IN_HAND * use
+        out[s] = CLAIM_BASE + (0.95 - CLAIM_BASE) * done / total
+    state_spare = [sum(spare[p * 6 : p * 6 + 6]) for p in range(state.n)]
+    out[-1] = state_spare  # type: ignore[assignment]
+    return out
 
 
 def expected_prestige(state: RedState) -> list[float]:
@@ -50,59 +83,60 @@ def expected_prestige(state: RedState) -> list[float]:
     if state.stage == S.OVER:
         return [float(x) for x in state.final]
     c, n = state.c, state.n
+    progress = _progress(state)
+    spare = progress.pop(-1)
+    towers = _tower_now(state, progress)
     out = []
-    towers = _tower_now(state)
     for p in range(n):
         now, rate = _rate(state, state.pos[p])
-        v = now + towers[p] + RUBLE * state.rubles[p]
-        b = p * 6
-        spare = state.inv[b : b + 6]
-        for s in state.slots:
-            if state.owner[s] != p or state.built[s]:
+        v = now + towers[p] + RUBLE * state.rubles[p] + MATERIAL * spare[p]
+        v += ORNAMENT * sum(state.orn_avail[p * 3 : p * 3 + 3])
+        for s, f in progress.items():
+            if state.owner[s] != p:
                 continue
             card = state.slot_card[s]
-            k = s * 6
-            total = sum(c.card_cost[card])
-            left = 0
-            for m in range(6):
-                need = state.need[k + m]
-                use = min(need, spare[m])
-                spare[m] -= use
-                left += need - use * 0.6
-            progress = (total - left) / total
-            reward = c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE
-            v += reward * (CLAIM_BASE + 0.55 * progress)
-            threat = 0
-            top = state.top_of(s)
-            for u in range(s + 1, top + 1):
-                if state.owner[u] >= 0 and state.owner[u] != p:
-                    threat += 1
-            v -= RISK * threat * rate * (1 - progress)
-        v += MATERIAL * sum(spare)
-        v += 0.25 * sum(state.orn_avail[p * 3 : p * 3 + 3])
+            v += f * (c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE)
+            threat = sum(
+                1 for u in range(s + 1, state.top_of(s) + 1)
+                if state.owner[u] >= 0 and state.owner[u] != p
+            )
+            v -= RISK * threat * rate * (1 - f)
+        if state.trigger < 0:
+            # the sixth completion's 3 prestige, approached section by section
+            v += 3 * (state.completed[p] / c.banners) ** 3
         out.append(v)
     return out
 
 
-def _tower_now(state: RedState) -> list[float]:
+def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
+    """Returns the tower points as if the game ended now, claimed cards counting as built in
+    proportion to their progress."""
     n = state.n
     out = [0.0] * n
     thirds = state.game.params["two_player_towers"] == "thirds"
     for t, height in enumerate(state.heights()):
-        value = 0
-        presence = [0] * n
+        value = 0.0
+        presence = [0.0] * n
         for s in range(t * MAX_HEIGHT, t * MAX_HEIGHT + height):
             if state.built[s]:
                 value += 2
                 presence[state.owner[s]] += 1
             elif state.owner[s] >= 0:
-                presence[state.owner[s]] += 0.5  # a claim is half a presence
+                f = progress[s]
+                value += 2 * f
+                presence[state.owner[s]] += f
             if state.orn[s] >= 0:
                 value += 1
                 presence[state.orn[s]] += 1
-        for p, pts in enumerate(tower_points(value, presence, thirds=thirds)):
-            out[p] += 0.8 * pts
+        for p, pts in enumerate(_points(value, presence, thirds)):
+            out[p] += pts
     return out
+
+
+def _points(value: float, presence: list[float], thirds: bool) -> list[float]:
+    """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
+    scaled = tower_points(round(value * 10), [round(x * 10) for x in presence], thirds=thirds)
+    return [x / 10 for x in scaled]
 
 
 def evaluate(state: RedState) -> list[float]:
