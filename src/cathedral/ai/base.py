@@ -1,28 +1,68 @@
 """The agent interface shared by every computer player, and the two simplest players.
 
 An agent chooses an action for the player to move; it knows games only through the contract
-(and the optional ``State.action_heuristics`` hook). Randomness comes from the agent's own
-seeded ``random.Random``, so a seeded agent is deterministic.
+(``evaluate()`` and ``action_heuristics()`` are the optional per-game hooks). Randomness comes
+from the agent's own seeded ``random.Random``, so a seeded agent is deterministic (searches
+budgeted by time are not: how far they get depends on the machine).
 """
 
 from __future__ import annotations
 
 import random
 
+from cathedral.ai.budget import SearchInfo
 from cathedral.core.contract import Action, State
 
 
+def static_values(state: State) -> list[float]:
+    """Returns ``returns()`` at the end, else the game's ``evaluate()``, else zeros."""
+    if state.is_terminal():
+        return list(state.returns())
+    try:
+        return list(state.evaluate())
+    except NotImplementedError:
+        return [0.0] * state.game.num_players
+
+
+def chance_sample(state: State, rng: random.Random) -> Action:
+    """Returns a chance outcome of ``state`` drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    point = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if point < total:
+            return action
+    return outcomes[-1][0]
+
+
 class Agent:
-    """A computer player. Subclasses implement ``choose``."""
+    """A computer player. Subclasses implement ``choose`` (and ``analyse`` when they search).
+
+    ``params`` are the keyword arguments the agent was built with (levels and the arena
+    record them).
+    """
 
     name = "agent"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, **params) -> None:
+        if params:
+            raise TypeError(f"{type(self).__name__} takes no parameters {sorted(params)}")
         self.rng = random.Random(seed)
+        self.params: dict = {}
+        self.label = self.name  # what reports call it: the level or spec it was loaded by
 
     def choose(self, state: State) -> Action:
         """Returns a legal action for the player to move in ``state`` (never changes it)."""
-        raise NotImplementedError
+        return self.analyse(state).action
+
+    def analyse(self, state: State) -> SearchInfo:
+        """Returns the chosen action with what the agent knows of it (values per player)."""
+        action = self.choose(state)
+        return SearchInfo(action=action, values=[0.0] * state.game.num_players, pv=[action])
+
+    def reset(self) -> None:
+        """Forgets anything kept between moves (a new game starts)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -43,6 +83,16 @@ class GreedyAgent(Agent):
     name = "greedy"
 
     def choose(self, state: State) -> Action:
+        return self.analyse(state).action
+
+    def analyse(self, state: State) -> SearchInfo:
         scored = state.action_heuristics()
         best = max(score for _, score in scored)
-        return self.rng.choice([a for a, score in scored if score >= best - 1e-9])
+        action = self.rng.choice([a for a, score in scored if score >= best - 1e-9])
+        child = state.clone()
+        child._apply_action(action)
+        ranking = sorted(scored, key=lambda item: -item[1])
+        return SearchInfo(
+            action=action, values=static_values(child), pv=[action], iterations=len(scored),
+            depth=1, scores=ranking,
+        )

@@ -1,0 +1,347 @@
+"""Alpha-beta search over the contract: iterative deepening, a transposition table, move
+ordering by the game's heuristic, selective width, repeat-turn extensions and quiescence.
+
+Values are kept from the point of view of the player to move at the root: nodes where that
+player moves maximise, every other node minimises. With two zero-sum players this is negamax
+written without the sign flips, which is what makes it right when a player moves twice in a
+row (Allmer's chains, classic's skipped turns): the side is read from ``current_player()``,
+never assumed to alternate. With more players it is the paranoid search (everybody else
+against the root player). Chance nodes take the expectation of their outcomes (sampled when
+there are many).
+
+- Move ordering: the transposition table's best action first, then ``action_heuristics``
+  (best first). ``width`` keeps only that many actions at inner nodes (forward pruning: the
+  branching factor of Cathedral is in the hundreds), ``root_width`` at the root.
+- A player moving again does not use up depth (up to ``extensions`` per line), so a chain or
+  a run of skipped turns is searched to its end.
+- At the horizon, a game that lists ``quiescence_actions()`` (captures, conversions: the
+  actions that change the material balance) has them searched until the position is quiet,
+  standing pat on ``evaluate()``.
+- The table is keyed by ``state.position_key()`` when a game provides that hook (a cheap
+  hash such as Zobrist's); otherwise by the canonical JSON of the position without its
+  history.
+- An iteration that never cut a line short (neither by depth nor by width) has solved the
+  position: the search stops and says its values are proven.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from cathedral.ai.base import Agent, static_values
+from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
+from cathedral.ai.mcts import play
+from cathedral.core.contract import CHANCE, TERMINAL, Action, State
+
+EXACT, LOWER, UPPER = 0, 1, 2
+EVAL_SCALE = 0.95  # heuristic values stay below a proven result
+WIN = 1.0
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the search when the budget runs out mid-iteration."""
+
+
+def position_key(state: State) -> object:
+    """Returns a hashable key identifying the position (not the path) of ``state``."""
+    hook = getattr(state, "position_key", None)
+    if hook is not None:
+        return hook()
+    data = state._to_dict()
+    data.pop("history", None)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+class AlphaBetaAgent(Agent):
+    """Iterative-deepening alpha-beta (see the module docstring).
+
+    Args:
+        budget: seconds, nodes (``iterations``) and/or maximum depth per move.
+        width: actions searched at inner nodes, best by heuristic first (None: all).
+        root_width: actions searched at the root (None: all).
+        extensions: the most repeat-turn extensions on one line.
+        quiescence: the most quiescence plies past the horizon (0: none).
+        chance_samples: outcomes searched at a chance node with more outcomes than this.
+        table_size: entries kept in the transposition table before it is cleared.
+        clock: the time source (tests pass a fake one).
+    """
+
+    name = "alphabeta"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        budget: Budget | None = None,
+        width: int | None = 12,
+        root_width: int | None = 40,
+        extensions: int = 6,
+        quiescence: int = 4,
+        chance_samples: int = 8,
+        table_size: int = 500_000,
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.budget = budget or Budget(depth=2)
+        if not self.budget.is_bounded():
+            raise ValueError("alpha-beta needs a bounded budget (seconds, iterations or depth)")
+        self.width = width
+        self.root_width = root_width
+        self.extensions = extensions
+        self.quiescence = quiescence
+        self.chance_samples = chance_samples
+        self.table_size = table_size
+        self.clock = clock
+        self.params = {
+            "budget": self.budget, "width": width, "root_width": root_width,
+            "extensions": extensions, "quiescence": quiescence,
+            "chance_samples": chance_samples,
+        }
+        self.table: dict[object, tuple[int, float, int, Action | None]] = {}
+        self._order_cache: dict[object, list[Action]] = {}
+        self.nodes = 0
+
+    def reset(self) -> None:
+        self.table.clear()
+        self._order_cache.clear()
+
+    def choose(self, state: State) -> Action:
+        return self.analyse(state).action
+
+    # ----- iterative deepening ------------------------------------------------------------
+
+    def analyse(self, state: State) -> SearchInfo:
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("analyse needs a player to move")
+        root = state.current_player()
+        self._deadline = Deadline(self.budget, self.clock)
+        self._root = root
+        if len(self.table) > self.table_size:
+            self.table.clear()
+        if len(self._order_cache) > self.table_size // 10:
+            self._order_cache.clear()
+        self.nodes = 0
+        max_depth = self.budget.depth or 64
+        best: tuple[Action, float, list[tuple[Action, float]]] | None = None
+        completed = 0
+        proven = False
+        for depth in range(1, max_depth + 1):
+            self._cut = False
+            try:
+                result = self._root_search(state, depth)
+            except _OutOfBudget:
+                break
+            best, completed = result, depth
+            if not self._cut:
+                proven = True
+                break
+            if abs(result[1]) >= WIN:  # a forced result found: deeper adds nothing
+                proven = True
+                break
+            if self._deadline.time_expired():
+                break
+        if best is None:  # not even depth 1 finished: the best action by heuristic
+            action = self._ordered(state, self.root_width)[0]
+            best = (action, 0.0, [(action, 0.0)])
+        action, value, scores = best
+        return SearchInfo(
+            action=action,
+            values=self._values(state, value, proven),
+            pv=self._pv(state, action),
+            iterations=self.nodes,
+            seconds=self._deadline.elapsed(),
+            depth=completed,
+            proven=proven,
+            scores=scores,
+        )
+
+    def _values(self, state: State, value: float, exact: bool) -> list[float]:
+        """Turns the root player's value into a value per player (zero-sum, shared evenly)."""
+        n = state.game.num_players
+        if not exact and abs(value) < WIN:
+            value /= EVAL_SCALE  # back to the scale of evaluate()
+        value = max(-1.0, min(1.0, value))
+        others = -value / (n - 1) if n > 1 else 0.0
+        return [value if p == self._root else others for p in range(n)]
+
+    def _root_search(
+        self, state: State, depth: int
+    ) -> tuple[Action, float, list[tuple[Action, float]]]:
+        actions = self._ordered(state, self.root_width)
+        alpha, beta = -math.inf, math.inf
+        scores: list[tuple[Action, float]] = []
+        best_action, best = actions[0], -math.inf
+        for action in actions:
+            child = state.clone()
+            play(child, action)
+            value = self._search(child, depth - 1, alpha, beta, 0)
+            scores.append((action, value))
+            if value > best:
+                best_action, best = action, value
+                alpha = max(alpha, value)
+        key = position_key(state)
+        self.table[(key, self._root)] = (depth, best, EXACT, best_action)
+        # Earlier-searched alternatives hold exact values only up to alpha; order by them.
+        scores.sort(key=lambda item: -item[1])
+        return best_action, best, scores
+
+    # ----- the search ---------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        deadline = self._deadline
+        deadline.iterations = self.nodes
+        # Reading the clock costs far less than one node (a clone and a move), so every node
+        # checks: a time budget is kept to within one node's work.
+        if deadline.expired():
+            raise _OutOfBudget
+
+    def _search(self, state: State, depth: int, alpha: float, beta: float, ext: int) -> float:
+        self._tick()
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()[self._root]
+        if player == CHANCE:
+            return self._chance(state, depth, alpha, beta, ext)
+        if depth <= 0:
+            return self._quiesce(state, alpha, beta, self.quiescence)
+        key = (position_key(state), self._root)
+        entry = self.table.get(key)
+        tt_action = None
+        if entry is not None:
+            e_depth, e_value, e_flag, tt_action = entry
+            if e_depth >= depth:
+                if e_flag == EXACT:
+                    return e_value
+                if e_flag == LOWER and e_value >= beta:
+                    return e_value
+                if e_flag == UPPER and e_value <= alpha:
+                    return e_value
+        maximising = player == self._root
+        actions = self._ordered(state, self.width, key[0])
+        if tt_action is not None and tt_action in actions and actions[0] != tt_action:
+            actions.remove(tt_action)
+            actions.insert(0, tt_action)
+        a0, b0 = alpha, beta
+        best_action = actions[0]
+        best = -math.inf if maximising else math.inf
+        for action in actions:
+            child = state.clone()
+            play(child, action)
+            again = child.current_player() == player and ext < self.extensions
+            value = self._search(
+                child, depth if again else depth - 1, alpha, beta, ext + 1 if again else ext
+            )
+            if maximising:
+                if value > best:
+                    best, best_action = value, action
+                alpha = max(alpha, value)
+            else:
+                if value < best:
+                    best, best_action = value, action
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        flag = EXACT
+        if best <= a0:
+            flag = UPPER
+        elif best >= b0:
+            flag = LOWER
+        self.table[key] = (depth, best, flag, best_action)
+        return best
+
+    def _chance(self, state: State, depth: int, alpha: float, beta: float, ext: int) -> float:
+        outcomes = state.chance_outcomes()
+        if len(outcomes) > self.chance_samples:
+            self._cut = True
+            drawn = self.rng.choices(
+                [a for a, _ in outcomes], weights=[p for _, p in outcomes],
+                k=self.chance_samples,
+            )
+            outcomes = [(a, 1.0 / len(drawn)) for a in drawn]
+        total = 0.0
+        for action, probability in outcomes:
+            child = state.clone()
+            play(child, action)
+            total += probability * self._search(child, depth, -math.inf, math.inf, ext)
+        return total
+
+    def _quiesce(self, state: State, alpha: float, beta: float, plies: int) -> float:
+        stand = self._static(state)
+        hook = getattr(state, "quiescence_actions", None)
+        if plies <= 0 or hook is None:
+            self._cut = True
+            return stand
+        noisy = hook()
+        if not noisy:
+            self._cut = True
+            return stand
+        player = state.current_player()
+        maximising = player == self._root
+        # Standing pat: the side to move may decline the noisy actions.
+        best = stand
+        if maximising:
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        else:
+            if best <= alpha:
+                return best
+            beta = min(beta, best)
+        for action in noisy:
+            self._tick()
+            child = state.clone()
+            play(child, action)
+            if child.current_player() == TERMINAL:
+                value = child.returns()[self._root]
+            elif child.current_player() == CHANCE:
+                value = self._static(child)
+            else:
+                value = self._quiesce(child, alpha, beta, plies - 1)
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        self._cut = True
+        return best
+
+    def _static(self, state: State) -> float:
+        if state.is_terminal():
+            return state.returns()[self._root]
+        return EVAL_SCALE * static_values(state)[self._root]
+
+    def _ordered(self, state: State, width: int | None, key: object = None) -> list[Action]:
+        """Returns the legal actions best first by heuristic, the first ``width`` of them."""
+        if key is None:
+            key = position_key(state)
+        order = self._order_cache.get(key)
+        if order is None:
+            try:
+                scored = state.action_heuristics()
+            except NotImplementedError:
+                scored = [(a, 0.0) for a in state.legal_actions()]
+                self.rng.shuffle(scored)
+            scored.sort(key=lambda item: -item[1])
+            order = [a for a, _ in scored]
+            self._order_cache[key] = order
+        if width is not None and len(order) > width:
+            self._cut = True
+            return order[:width]
+        return list(order)
+
+    def _pv(self, state: State, first: Action) -> list[Action]:
+        pv = [first]
+        state = state.clone()
+        play(state, first)
+        while len(pv) < 32 and state.current_player() >= 0:
+            entry = self.table.get((position_key(state), self._root))
+            if entry is None or entry[3] is None:
+                break
+            pv.append(entry[3])
+            play(state, entry[3])
+        return pv

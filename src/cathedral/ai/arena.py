@@ -1,0 +1,553 @@
+"""The arena: matches between agents in parallel processes, and what they show.
+
+``cathedral arena GAME AGENT AGENT... --games N --jobs J`` (or ``python -m
+cathedral.ai.arena``) plays every pairing of the agents named (levels, agent names or specs
+such as ``mcts:seconds=2``):
+
+- With two seats, each pair of agents plays ``N`` games in pairs with colours swapped, each
+  pair of games from the same seed (so dice fall alike for both colourings).
+- With more seats, the first agent plays alone against a full table of each other agent,
+  taking every seat in turn (``--all-pairs`` also measures every other agent alone against
+  each field).
+
+Games run in ``J`` worker processes (``multiprocessing``); a progress bar goes to stderr
+(``rich`` when installed, plain text otherwise). The report gives, per pairing, wins, draws
+and losses of the first agent with 95% Wilson intervals; a Bradley-Terry (Elo) rating of
+every agent from all games; each agent's time per move; and every game's record
+(``cathedral.core.record.Record``). It is written as JSON (``--report out.json``) and, next to
+it, one CSV row per game (``out.csv``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from cathedral.core.contract import CHANCE
+from cathedral.core.errors import AgentError, CathedralError, IllegalActionError
+from cathedral.core.record import Record
+from cathedral.core.registry import load
+
+Z95 = 1.959963984540054
+
+
+# ----- statistics -------------------------------------------------------------------------
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Returns the Wilson score interval of a proportion (95% by default); (0, 1) if no trials.
+
+    It stays inside [0, 1] and behaves at 0% and 100%, where the normal interval does not.
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bradley_terry_elo(
+    results: Iterable[tuple[str, str, float]],
+    agents: Sequence[str] | None = None,
+    *,
+    prior_draws: float = 1.0,
+    iterations: int = 2000,
+) -> dict[str, float]:
+    """Fits Bradley-Terry strengths to game results and returns them as Elo (mean 0).
+
+    Args:
+        results: ``(a, b, score of a)`` per game: 1 a win, 0.5 a draw, 0 a loss.
+        agents: the names to rate (default: every name in ``results``).
+        prior_draws: virtual draws added between every pair that met, so an agent that
+            won every game gets a finite rating (the usual regularisation).
+
+    Draws count half a win for each side. The fit is the minorise-maximise iteration of
+    Hunter (2004); the Elo of strength ``g`` is ``400 * log10(g)``.
+    """
+    wins: dict[tuple[str, str], float] = {}
+    names = list(agents or [])
+    for a, b, score in results:
+        for name in (a, b):
+            if name not in names:
+                names.append(name)
+        wins[(a, b)] = wins.get((a, b), 0.0) + score
+        wins[(b, a)] = wins.get((b, a), 0.0) + 1.0 - score
+    met = {(a, b) for (a, b) in wins}
+    for a, b in met:
+        wins[(a, b)] += prior_draws / 2
+    games: dict[tuple[str, str], float] = {}
+    for (a, b), w in wins.items():
+        games[(a, b)] = w + wins.get((b, a), 0.0)
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(iterations):
+        change = 0.0
+        new = {}
+        for i in names:
+            total = sum(w for (a, _), w in wins.items() if a == i)
+            denominator = sum(
+                n / (strength[i] + strength[j]) for (a, j), n in games.items() if a == i
+            )
+            new[i] = total / denominator if denominator > 0 and total > 0 else strength[i]
+        mean_log = sum(math.log(v) for v in new.values()) / max(1, len(new))
+        for i in names:
+            value = math.exp(math.log(new[i]) - mean_log)
+            change = max(change, abs(value - strength[i]))
+            strength[i] = value
+        if change < 1e-10:
+            break
+    return {name: 400 * math.log10(strength[name]) for name in names}
+
+
+# ----- one game -------------------------------------------------------------------------------
+
+
+@dataclass
+class GameTask:
+    """One game to play: who sits where, from which seed."""
+
+    index: int
+    pairing: int
+    game: str
+    params: dict[str, Any]
+    seats: list[str]
+    seed: int
+
+
+@dataclass
+class GameResult:
+    """What a worker sends back for one game."""
+
+    index: int
+    pairing: int
+    seats: list[str]
+    seed: int
+    returns: list[float]
+    scores: list[float]
+    plies: int
+    seconds: float
+    move_times: dict[str, list[float]] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Plays one game between freshly loaded agents (a worker's whole job).
+
+    Raises:
+        AgentError: an agent crashed or chose an illegal action (names it and the position).
+    """
+    import random
+
+    from cathedral.ai import load_agent  # in the worker: loads the registry there
+    from cathedral.ai.base import chance_sample
+
+    game = load(task.game, **task.params)
+    agents = [
+        load_agent(spec, game, seed=task.seed * 101 + seat) for seat, spec in enumerate(task.seats)
+    ]
+    dice = random.Random(task.seed)
+    state = game.new_initial_state()
+    move_times: dict[str, list[float]] = {}
+    start = time.perf_counter()
+    plies = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(chance_sample(state, dice))
+            continue
+        spec = task.seats[player]
+        began = time.perf_counter()
+        try:
+            action = agents[player].choose(state)
+            state.apply_action(action)
+        except IllegalActionError as exc:
+            raise AgentError(
+                f"agent {spec!r} (seat {player}) chose an illegal action in game {task.index}: "
+                f"{exc}"
+            ) from None
+        except CathedralError:
+            raise
+        except Exception as exc:  # a crash inside an agent: say which and where
+            raise AgentError(
+                f"agent {spec!r} (seat {player}) crashed in game {task.index} after "
+                f"{plies} moves: {type(exc).__name__}: {exc}"
+            ) from exc
+        move_times.setdefault(spec, []).append(time.perf_counter() - began)
+        plies += 1
+    record = Record.from_state(
+        state, players=list(task.seats), meta={"seed": task.seed, "arena_game": task.index}
+    )
+    return GameResult(
+        index=task.index,
+        pairing=task.pairing,
+        seats=list(task.seats),
+        seed=task.seed,
+        returns=list(state.returns()),
+        scores=list(state.scores()),
+        plies=plies,
+        seconds=time.perf_counter() - start,
+        move_times=move_times,
+        record=record.to_dict(),
+    )
+
+
+# ----- scheduling ------------------------------------------------------------------------------
+
+
+def schedule(
+    game_name: str,
+    params: dict[str, Any],
+    agents: Sequence[str],
+    games: int,
+    *,
+    num_players: int,
+    seed: int = 0,
+    all_pairs: bool = False,
+) -> tuple[list[tuple[str, str]], list[GameTask]]:
+    """Returns the pairings (first agent, second agent) and every game to play.
+
+    Two seats: every pair, ``games`` games each, seats swapped within each pair of games
+    (games 2k and 2k+1 share a seed). More seats: the first agent (or, with ``all_pairs``,
+    each agent) alone against a table of another; its seat cycles through every seat.
+    """
+    if len(agents) < 2:
+        raise CathedralError("the arena needs at least two agents")
+    if num_players == 2:
+        pairings = list(combinations(agents, 2))
+    else:
+        heads = agents if all_pairs else agents[:1]
+        pairings = [(a, b) for a in heads for b in agents if a != b]
+    tasks = []
+    for p, (first, second) in enumerate(pairings):
+        for g in range(games):
+            if num_players == 2:
+                seats = [first, second] if g % 2 == 0 else [second, first]
+                game_seed = seed * 1_000_003 + p * 10_007 + g // 2
+            else:
+                seats = [second] * num_players
+                seats[g % num_players] = first
+                game_seed = seed * 1_000_003 + p * 10_007 + g // num_players
+            tasks.append(GameTask(len(tasks), p, game_name, dict(params), seats, game_seed))
+    return pairings, tasks
+
+
+def outcome(result: GameResult, first: str) -> float:
+    """Returns the first agent's score in a game: 1 best alone, 0.5 tied best, else 0.
+
+    With two seats where both are the same agent, the first listed seat counts.
+    """
+    seats = result.seats
+    mine = [i for i, s in enumerate(seats) if s == first]
+    if len(set(seats)) == 1:
+        mine = [0]
+    me = mine[0]
+    best = max(result.returns)
+    if result.returns[me] < best:
+        return 0.0
+    tied = sum(1 for r in result.returns if r == best)
+    return 1.0 if tied == 1 else 0.5
+
+
+# ----- progress --------------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress bar on stderr: rich's when installed and stderr is a terminal, else lines."""
+
+    def __init__(self, total: int, description: str, *, quiet: bool = False) -> None:
+        self.total = total
+        self.done = 0
+        self.quiet = quiet
+        self.description = description
+        self._rich = None
+        self._last = 0.0
+        self._start = time.perf_counter()
+        if quiet:
+            return
+        try:
+            if not sys.stderr.isatty():
+                raise ImportError
+            from rich.progress import Progress as RichProgress
+
+            self._rich = RichProgress(transient=False)
+            self._rich.start()
+            self._task = self._rich.add_task(description, total=total)
+        except ImportError:
+            self._rich = None
+
+    def advance(self, text: str = "") -> None:
+        self.done += 1
+        if self.quiet:
+            return
+        if self._rich is not None:
+            self._rich.update(self._task, advance=1, description=f"{self.description} {text}")
+            return
+        now = time.perf_counter()
+        if now - self._last < 2.0 and self.done < self.total:
+            return
+        self._last = now
+        elapsed = now - self._start
+        eta = elapsed / self.done * (self.total - self.done)
+        bar = "#" * (20 * self.done // self.total)
+        line = f"{self.description} [{bar:<20}] {self.done}/{self.total} {text} eta {eta:.0f}s"
+        if sys.stderr.isatty():
+            print("\r" + line, end="", file=sys.stderr, flush=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._rich is not None:
+            self._rich.stop()
+        elif not self.quiet and sys.stderr.isatty():
+            print(file=sys.stderr)
+
+
+# ----- a whole run -----------------------------------------------------------------------------
+
+
+def run_arena(
+    game_name: str,
+    agents: Sequence[str],
+    *,
+    games: int = 20,
+    jobs: int = 1,
+    params: dict[str, Any] | None = None,
+    seed: int = 0,
+    all_pairs: bool = False,
+    quiet: bool = True,
+    play: Callable[[GameTask], GameResult] = play_game,
+) -> dict[str, Any]:
+    """Plays every pairing and returns the report (see ``summarise``).
+
+    ``play`` plays one game (tests pass a stub); ``jobs`` > 1 runs games in that many
+    processes.
+    """
+    params = dict(params or {})
+    game = load(game_name, **params)
+    from cathedral.ai import load_agent
+
+    for spec in agents:  # fail fast on a bad name, before any process starts
+        load_agent(spec, game, seed=0)
+    pairings, tasks = schedule(
+        game_name, game.params, agents, games, num_players=game.num_players, seed=seed,
+        all_pairs=all_pairs,
+    )
+    progress = Progress(len(tasks), f"{game_name}", quiet=quiet)
+    results: list[GameResult] = []
+    start = time.perf_counter()
+    try:
+        if jobs <= 1:
+            for task in tasks:
+                results.append(play(task))
+                progress.advance(_running_score(results, pairings))
+        else:
+            context = multiprocessing.get_context("spawn" if sys.platform == "win32" else None)
+            with context.Pool(jobs) as pool:
+                for result in pool.imap_unordered(play, tasks):
+                    results.append(result)
+                    progress.advance(_running_score(results, pairings))
+    finally:
+        progress.close()
+    results.sort(key=lambda r: r.index)
+    return summarise(
+        game_name, game.params, list(agents), pairings, results, games_per_pairing=games,
+        seed=seed, jobs=jobs, seconds=time.perf_counter() - start,
+    )
+
+
+def _running_score(results: list[GameResult], pairings: list[tuple[str, str]]) -> str:
+    last = results[-1].pairing
+    first = pairings[last][0]
+    mine = [outcome(r, first) for r in results if r.pairing == last]
+    return f"{first} vs {pairings[last][1]}: {sum(mine):g}/{len(mine)}"
+
+
+def summarise(
+    game_name: str,
+    params: dict[str, Any],
+    agents: list[str],
+    pairings: list[tuple[str, str]],
+    results: list[GameResult],
+    **meta: Any,
+) -> dict[str, Any]:
+    """Returns the report: per-pairing results with intervals, Elo, timings and every game."""
+    rows = []
+    comparisons = []
+    for p, (first, second) in enumerate(pairings):
+        mine = [r for r in results if r.pairing == p]
+        scores = [outcome(r, first) for r in mine]
+        wins = sum(1 for s in scores if s == 1.0)
+        draws = sum(1 for s in scores if s == 0.5)
+        losses = len(scores) - wins - draws
+        n = len(scores)
+        by_seat: dict[int, list[float]] = {}
+        for r, s in zip(mine, scores):
+            by_seat.setdefault(r.seats.index(first), []).append(s)
+        rows.append({
+            "agents": [first, second],
+            "games": n,
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "win_rate": wins / n if n else 0.0,
+            "win_interval": list(wilson_interval(wins, n)),
+            "score": (wins + draws / 2) / n if n else 0.0,
+            "score_interval": list(wilson_interval(wins + draws / 2, n)),
+            "score_by_seat": {str(k): sum(v) / len(v) for k, v in sorted(by_seat.items())},
+        })
+        comparisons.extend((first, second, s) for s in scores)
+    timing: dict[str, dict[str, float]] = {}
+    for spec in agents:
+        times = [t for r in results for t in r.move_times.get(spec, [])]
+        if times:
+            timing[spec] = {
+                "moves": len(times),
+                "mean_seconds": sum(times) / len(times),
+                "max_seconds": max(times),
+            }
+    return {
+        "game": game_name,
+        "params": params,
+        "agents": agents,
+        **meta,
+        "pairings": rows,
+        "elo": bradley_terry_elo(comparisons, agents),
+        "timing": timing,
+        "games": [
+            {
+                "index": r.index,
+                "pairing": r.pairing,
+                "seats": r.seats,
+                "seed": r.seed,
+                "outcome_for_first": outcome(r, pairings[r.pairing][0]),
+                "returns": r.returns,
+                "scores": r.scores,
+                "plies": r.plies,
+                "seconds": r.seconds,
+                "record": r.record,
+            }
+            for r in results
+        ],
+    }
+
+
+def write_report(report: dict[str, Any], path: str) -> list[str]:
+    """Writes the JSON report at ``path`` and a CSV of games beside it; returns both paths."""
+    base = path[:-5] if path.endswith(".json") else path
+    json_path, csv_path = base + ".json", base + ".csv"
+    with open(json_path, "w", encoding="utf-8") as handle:
+        json.dump(report, handle, indent=1)
+        handle.write("\n")
+    with open(csv_path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["index", "pairing", "first", "second", "seats", "seed",
+                         "outcome_for_first", "returns", "scores", "plies", "seconds"])
+        for g in report["games"]:
+            first, second = report["pairings"][g["pairing"]]["agents"]
+            writer.writerow([
+                g["index"], g["pairing"], first, second, " ".join(g["seats"]), g["seed"],
+                g["outcome_for_first"], " ".join(f"{v:g}" for v in g["returns"]),
+                " ".join(f"{v:g}" for v in g["scores"]), g["plies"], f"{g['seconds']:.3f}",
+            ])
+    return [json_path, csv_path]
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """Returns the report's tables for people."""
+    lines = [f"{report['game']} {report['params']}"]
+    for row in report["pairings"]:
+        low, high = row["win_interval"]
+        lines.append(
+            f"  {row['agents'][0]} vs {row['agents'][1]}: {row['wins']}-{row['draws']}-"
+            f"{row['losses']} (W-D-L) in {row['games']} games, wins {row['win_rate']:.1%} "
+            f"[{low:.1%}, {high:.1%}], score {row['score']:.1%}"
+        )
+    lines.append("  Elo (Bradley-Terry, mean 0): " + ", ".join(
+        f"{name} {elo:+.0f}" for name, elo in sorted(report["elo"].items(), key=lambda x: -x[1])
+    ))
+    for name, t in report["timing"].items():
+        lines.append(
+            f"  {name}: {t['moves']} moves, {t['mean_seconds']:.3f} s mean, "
+            f"{t['max_seconds']:.3f} s max per move"
+        )
+    return "\n".join(lines)
+
+
+# ----- the command line ------------------------------------------------------------------------
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="the game (classic, allmer, red)")
+    parser.add_argument("agents", nargs="+", metavar="AGENT",
+                        help="levels, agent names or specs such as mcts:seconds=2")
+    parser.add_argument("--games", type=int, default=20,
+                        help="games per pairing (even: colours are swapped in pairs)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game parameter (repeatable)")
+    parser.add_argument("--report", metavar="PATH",
+                        help="write the JSON report here and a CSV of games beside it")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of every game and agent")
+    parser.add_argument("--all-pairs", action="store_true",
+                        help="with more than two seats, rate every agent against every field")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_command)
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Adds the ``arena`` subcommand to a CLI's argparse subparsers."""
+    parser = subparsers.add_parser(
+        "arena", help="play matches between computer players and rate them",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    _configure(parser)
+    return parser
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CathedralError(f"--param {item!r} is not NAME=VALUE")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Runs ``arena`` from parsed arguments; returns the exit status."""
+    try:
+        report = run_arena(
+            args.game, args.agents, games=args.games, jobs=args.jobs,
+            params=_params(args.param), seed=args.seed, all_pairs=args.all_pairs,
+            quiet=args.quiet,
+        )
+    except CathedralError as exc:
+        print(f"cathedral arena: error: {exc}", file=sys.stderr)
+        return 2
+    print(format_report(report))
+    if args.report:
+        for path in write_report(report, args.report):
+            print(f"wrote {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cathedral arena", description=__doc__)
+    _configure(parser)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Named strength levels: each is a fixed agent with a fixed budget, per game.
+
+Every front end offers the same five names; what they mean for each game is the table
+below. Time per move is an upper bound on this project's 2-core reference machine (searches
+stop early when they have solved the position); the arena reports in ``benchmarks/reports``
+say how strong each one is.
+
+========  ==========================================================================
+random    uniformly random legal moves (a sanity floor)
+easy      greedy: one ply on the game's heuristic (instant)
+medium    a short search, at most about 1 s per move (must answer within 2 s)
+hard      a deeper search, at most about 5 s per move (must answer within 10 s)
+max       the same search with about 20 s per move, for analysis and patient players
+========  ==========================================================================
+
+The searches per game:
+
+- ``classic`` (2 players, no chance, branching in the hundreds): alpha-beta with heuristic
+  move ordering and forward pruning (``width`` best actions per inner node), iterative
+  deepening to the time limit; the endgame is searched to the end.
+- ``allmer``: alpha-beta with chain extensions and quiescence over conversions with 2
+  players; MCTS with max^n backups and evaluation-cut playouts with more players.
+- ``red`` (dice): MCTS with sampled chance nodes and evaluation-cut playouts.
+- any other game: MCTS.
+"""
+
+from __future__ import annotations
+
+from cathedral.ai.budget import Budget
+
+LEVEL_NAMES = ("random", "easy", "medium", "hard", "max")
+
+# (agent name, keyword arguments) per level; "budget" is a Budget.
+Spec = tuple[str, dict]
+
+
+def _search_levels(agent: str, medium: dict, hard: dict, max_: dict | None = None) -> dict:
+    return {
+        "random": ("random", {}),
+        "easy": ("greedy", {}),
+        "medium": (agent, medium),
+        "hard": (agent, hard),
+        "max": (agent, max_ or {**hard, "budget": hard["budget"].scaled(4)}),
+    }
+
+
+DEFAULT_LEVELS: dict[str, Spec] = _search_levels(
+    "mcts",
+    {"budget": Budget(seconds=1.0)},
+    {"budget": Budget(seconds=5.0)},
+)
+
+LEVELS: dict[str, dict[str, Spec]] = {
+    "classic": _search_levels(
+        "alphabeta",
+        {"budget": Budget(seconds=1.0), "width": 8, "root_width": 24},
+        {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40},
+        {"budget": Budget(seconds=20.0), "width": 14, "root_width": 60},
+    ),
+    "allmer": {
+        **_search_levels(
+            "alphabeta",
+            {"budget": Budget(seconds=1.0), "width": 12, "root_width": None},
+            {"budget": Budget(seconds=5.0), "width": 16, "root_width": None},
+        ),
+    },
+    "red": _search_levels(
+        "mcts",
+        {"budget": Budget(seconds=1.0)},
+        {"budget": Budget(seconds=5.0)},
+    ),
+}
+
+# Games with more than two players search with MCTS (max^n) whatever the table says for two.
+MULTIPLAYER_LEVELS: dict[str, Spec] = _search_levels(
+    "mcts",
+    {"budget": Budget(seconds=1.0)},
+    {"budget": Budget(seconds=5.0)},
+)
+
+
+def level_spec(level: str, game_name: str | None, num_players: int = 2) -> Spec:
+    """Returns the (agent name, arguments) a level means for a game."""
+    # Games with more than two players search with max^n MCTS whatever their 2-player row.
+    table = MULTIPLAYER_LEVELS if num_players > 2 else LEVELS.get(game_name or "", DEFAULT_LEVELS)
+    name, kwargs = table[level]
+    return name, dict(kwargs)

@@ -1,0 +1,135 @@
+"""Agents are correct (not strong): legal moves, budgets kept, determinism, no mutation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cathedral
+from cathedral.ai import AlphaBetaAgent, Budget, MCTSAgent, load_agent
+from cathedral.ai.testing import FakeClock
+
+FAST = [
+    "random",
+    "greedy",
+    "mcts:iterations=30",
+    "alphabeta:depth=2,width=4,root_width=6",
+]
+
+
+def _classic_midgame(seed: int = 0, plies: int = 6):
+    game = cathedral.load("classic")
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("spec", FAST)
+def test_agents_play_only_legal_moves_through_a_whole_game(spec):
+    game = cathedral.load("classic")
+    agent = load_agent(spec, game, seed=3)
+    other = load_agent("random", game, seed=4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        mover = agent if state.current_player() == 0 else other
+        before = state.to_json()
+        action = mover.choose(state)
+        assert state.to_json() == before, "choose() changed the state"
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+@pytest.mark.parametrize("spec", FAST)
+def test_agents_are_deterministic_under_a_seed(spec):
+    state = _classic_midgame(1)
+    game = state.game
+    first = [load_agent(spec, game, seed=9).choose(state) for _ in range(2)]
+    assert first[0] == first[1]
+
+
+def test_mcts_spends_exactly_its_iterations():
+    state = _classic_midgame(2)
+    for iterations in (1, 17, 100):
+        info = MCTSAgent(seed=0, budget=Budget(iterations=iterations)).analyse(state)
+        assert info.iterations == iterations
+
+
+def test_mcts_keeps_its_time_budget_with_a_fake_clock():
+    state = _classic_midgame(2)
+    clock = FakeClock(step=0.01)  # every read of the clock is 10 ms later
+    info = MCTSAgent(seed=0, budget=Budget(seconds=1.0), clock=clock).analyse(state)
+    # One read at the start, one per check: 100 checks reach 1 s.
+    assert info.iterations == 99
+    assert info.seconds == pytest.approx(1.0, abs=0.02)  # plus the read that reports it
+
+
+def test_mcts_reuses_its_tree_between_moves():
+    state = _classic_midgame(3)
+    agent = MCTSAgent(seed=0, budget=Budget(iterations=200))
+    info = agent.analyse(state)
+    kept = agent._root.children[info.action]
+    state.apply_action(info.action)
+    visits = kept.visits
+    agent.analyse(state)
+    assert agent._root is kept and kept.visits == visits + 200
+
+
+def test_alphabeta_keeps_its_node_budget():
+    state = _classic_midgame(4)
+    agent = AlphaBetaAgent(seed=0, budget=Budget(iterations=50), width=4, root_width=8)
+    info = agent.analyse(state)
+    assert info.iterations <= 50
+    assert info.action in state.legal_actions()
+
+
+def test_alphabeta_keeps_its_time_budget_with_a_fake_clock():
+    state = _classic_midgame(4)
+    clock = FakeClock(step=0.001)
+    agent = AlphaBetaAgent(seed=0, budget=Budget(seconds=0.2), width=6, root_width=10, clock=clock)
+    info = agent.analyse(state)
+    assert info.seconds <= 0.2 + 0.01
+    assert info.depth >= 1
+    assert info.action in state.legal_actions()
+
+
+def test_alphabeta_depth_budget_and_principal_variation():
+    state = _classic_midgame(5)
+    info = AlphaBetaAgent(seed=0, budget=Budget(depth=2), width=5, root_width=8).analyse(state)
+    assert info.depth == 2
+    assert info.pv[0] == info.action
+    replay = state.clone()
+    for action in info.pv:
+        assert action in replay.legal_actions()
+        replay.apply_action(action)
+    assert sum(info.values) == pytest.approx(0.0)
+
+
+def test_unbounded_budgets_are_refused():
+    with pytest.raises(ValueError, match="bounded"):
+        MCTSAgent(budget=Budget())
+    with pytest.raises(ValueError, match="positive"):
+        Budget(seconds=0)
+
+
+def _capture_position():
+    """Light to move; several placements enclose Dark's Square alone and capture it."""
+    state = cathedral.load("classic").new_initial_state()
+    for move in ("Cathedral f6 e7 f7 g7 f8 f9", "Square a1 a2 b1 b2", "Tavern j1", "Tavern j10",
+                 "Bridge a3 b3 c3", "Tavern j8"):
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+@pytest.mark.parametrize(
+    "level", ["easy", "medium:seconds=0.5", "hard:seconds=0.5", "max:seconds=0.5",
+              "mcts:iterations=300"]
+)
+def test_every_level_above_random_takes_a_capture(level):
+    state = _capture_position()
+    dark_unplaced = state.scores()[1]
+    agent = load_agent(level, state.game, seed=0)
+    state.apply_action(agent.choose(state))
+    assert state.scores()[1] == dark_unplaced + 4  # the Square went back to Dark's hand

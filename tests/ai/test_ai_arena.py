@@ -1,0 +1,139 @@
+"""The arena: schedules with seats rotated, statistics, report structure, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from cathedral.ai import arena
+from cathedral.ai.arena import (
+    GameResult,
+    bradley_terry_elo,
+    outcome,
+    run_arena,
+    schedule,
+    wilson_interval,
+)
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(90, 100)
+    assert low == pytest.approx(0.8256, abs=1e-3) and high == pytest.approx(0.9448, abs=1e-3)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(10, 10)[0] == pytest.approx(0.7225, abs=1e-3)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_bradley_terry_recovers_a_three_to_one_record():
+    results = [("a", "b", 1.0)] * 75 + [("a", "b", 0.0)] * 25
+    elo = bradley_terry_elo(results, prior_draws=0)
+    assert elo["a"] - elo["b"] == pytest.approx(400 * math.log10(3), abs=0.5)
+    assert elo["a"] + elo["b"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_bradley_terry_orders_a_chain_and_stays_finite_on_clean_sweeps():
+    results = [("a", "b", 1.0)] * 10 + [("b", "c", 1.0)] * 10 + [("a", "c", 0.5)] * 2
+    elo = bradley_terry_elo(results, ["a", "b", "c"])
+    assert elo["a"] > elo["b"] > elo["c"]
+    assert all(math.isfinite(v) for v in elo.values())
+
+
+def test_two_seat_schedule_swaps_colours_in_pairs():
+    pairings, tasks = schedule("classic", {}, ["x", "y", "z"], 4, num_players=2, seed=5)
+    assert pairings == [("x", "y"), ("x", "z"), ("y", "z")]
+    assert len(tasks) == 12
+    first = [t for t in tasks if t.pairing == 0]
+    assert [t.seats for t in first] == [["x", "y"], ["y", "x"]] * 2
+    assert first[0].seed == first[1].seed != first[2].seed
+
+
+def test_four_seat_schedule_rotates_the_first_agent_through_every_seat():
+    pairings, tasks = schedule("allmer", {}, ["hard", "greedy"], 8, num_players=4)
+    assert pairings == [("hard", "greedy")]
+    assert [t.seats.index("hard") for t in tasks] == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert all(t.seats.count("greedy") == 3 for t in tasks)
+    pairings, _ = schedule("allmer", {}, ["a", "b", "c"], 4, num_players=4, all_pairs=True)
+    assert len(pairings) == 6
+
+
+def _result(seats, returns, pairing=0, index=0):
+    return GameResult(index, pairing, seats, 0, returns, [0.0] * len(seats), 10, 0.1,
+                      {s: [0.01] for s in seats})
+
+
+def test_outcome_reads_the_first_agents_seat():
+    assert outcome(_result(["a", "b"], [1.0, -1.0]), "a") == 1.0
+    assert outcome(_result(["b", "a"], [1.0, -1.0]), "a") == 0.0
+    assert outcome(_result(["b", "a"], [0.0, 0.0]), "a") == 0.5
+    four = _result(["b", "b", "a", "b"], [-1 / 3, -1 / 3, 1.0, -1 / 3])
+    assert outcome(four, "a") == 1.0
+    tied = _result(["b", "b", "a", "b"], [2 / 3, -2 / 3, 2 / 3, -2 / 3])
+    assert outcome(tied, "a") == 0.5
+
+
+def test_report_structure_with_a_stubbed_game():
+    report = run_arena("classic", ["random", "greedy"], games=6, play=fake_play_named)
+    row = report["pairings"][0]
+    assert row["agents"] == ["random", "greedy"]
+    assert (row["wins"], row["draws"], row["losses"]) == (4, 0, 2)
+    assert row["win_interval"] == list(wilson_interval(4, 6))
+    assert set(report["elo"]) == {"random", "greedy"}
+    assert report["elo"]["random"] > report["elo"]["greedy"]
+    assert report["timing"]["random"]["moves"] == 6
+    assert len(report["games"]) == 6
+    assert [g["seats"][0] for g in report["games"]] == ["random", "greedy"] * 3
+
+
+def fake_play_named(task):
+    first_wins = task.index % 3 != 0
+    winner = task.seats.index("random") if first_wins else task.seats.index("greedy")
+    returns = [1.0 if i == winner else -1.0 for i in range(2)]
+    return GameResult(task.index, task.pairing, task.seats, task.seed, returns, [0, 0], 5, 0.0,
+                      {s: [0.5] for s in task.seats}, {"stub": True})
+
+
+def test_real_games_in_two_processes_write_json_and_csv(tmp_path):
+    report = run_arena("classic", ["random", "greedy"], games=2, jobs=2, seed=1)
+    assert report["pairings"][0]["games"] == 2
+    for game in report["games"]:
+        record = game["record"]
+        assert record["players"] == game["seats"]
+        assert record["result"]["returns"] == game["returns"]
+    paths = arena.write_report(report, str(tmp_path / "out.json"))
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["agents"] == ["random", "greedy"]
+    lines = (tmp_path / "out.csv").read_text().splitlines()
+    assert lines[0].startswith("index,pairing,first,second")
+    assert len(lines) == 3
+    assert paths == [str(tmp_path / "out.json"), str(tmp_path / "out.csv")]
+
+
+def test_the_command_line(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    status = arena.main(["classic", "random", "greedy", "--games", "2", "--quiet",
+                         "--report", str(out), "--seed", "3"])
+    assert status == 0
+    text = capsys.readouterr().out
+    assert "random vs greedy" in text and "Elo" in text
+    assert out.exists() and (tmp_path / "r.csv").exists()
+
+
+def test_the_command_line_rejects_unknown_agents(capsys):
+    assert arena.main(["classic", "random", "nobody", "--games", "2", "--quiet"]) == 2
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+def test_add_parser_wires_a_subcommand():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    commands = parser.add_subparsers(dest="command")
+    arena.add_parser(commands)
+    args = parser.parse_args(["arena", "classic", "hard", "greedy", "--games", "10",
+                              "--jobs", "2", "--param", "opening=lehmann"])
+    assert args.run is arena.run_command
+    assert args.agents == ["hard", "greedy"] and args.jobs == 2
+    assert args.param == ["opening=lehmann"]

@@ -1,0 +1,73 @@
+"""Levels, names and specs, hints, and the test doubles."""
+
+from __future__ import annotations
+
+import pytest
+
+import cathedral
+from cathedral.ai import LEVEL_NAMES, agent_names, hint, load_agent, parse_spec
+from cathedral.ai.testing import FakeClock, ScriptedAgent
+from cathedral.core.errors import AgentError, ParameterError
+
+
+def test_every_name_loads_for_classic():
+    game = cathedral.load("classic")
+    for name in agent_names():
+        agent = load_agent(name, game, seed=0)
+        assert agent.label == name
+    assert set(LEVEL_NAMES) <= set(agent_names())
+    assert {"random", "greedy", "mcts", "alphabeta"} <= set(agent_names())
+
+
+def test_levels_have_the_promised_time_limits():
+    game = cathedral.load("classic")
+    assert load_agent("medium", game).budget.seconds <= 2
+    assert load_agent("hard", game).budget.seconds <= 10
+    assert load_agent("easy", game).name == "greedy"
+    assert load_agent("random", game).name == "random"
+
+
+def test_specs_override_budgets_and_arguments():
+    assert parse_spec("mcts:seconds=2,c=0.5,solver=false") == (
+        "mcts", {"seconds": 2, "c": 0.5, "solver": False}
+    )
+    game = cathedral.load("classic")
+    agent = load_agent("hard:seconds=0.5,width=3", game)
+    assert agent.budget.seconds == 0.5 and agent.width == 3
+    agent = load_agent("mcts:iterations=10", game)
+    assert agent.budget.iterations == 10 and agent.budget.seconds is None
+
+
+def test_bad_names_and_arguments_list_what_is_valid():
+    game = cathedral.load("classic")
+    with pytest.raises(ParameterError, match=r"unknown agent 'nope' \(available: .*greedy"):
+        load_agent("nope", game)
+    with pytest.raises(ParameterError, match="bad arguments"):
+        load_agent("mcts:colour=blue", game)
+    with pytest.raises(ParameterError, match="NAME=VALUE"):
+        load_agent("mcts:fast", game)
+
+
+def test_hint_gives_an_action_values_and_a_line():
+    state = cathedral.load("classic").new_initial_state()
+    info = hint(state, "medium:seconds=0.3")
+    assert info.action in state.legal_actions()
+    assert len(info.values) == 2 and info.pv[0] == info.action
+    assert state.history() == []
+
+
+def test_scripted_agent_plays_its_script_and_complains_after():
+    state = cathedral.load("classic").new_initial_state()
+    agent = ScriptedAgent(["Cathedral f6 e7 f7 g7 f8 f9"])
+    state.apply_action(agent.choose(state))
+    with pytest.raises(AgentError, match="ran out"):
+        agent.choose(state)
+    with pytest.raises(AgentError, match="not legal"):
+        ScriptedAgent([state.game.num_distinct_actions() - 1]).choose(state)  # a Cathedral
+
+
+def test_fake_clock_steps_and_advances():
+    clock = FakeClock(start=5.0, step=0.5)
+    assert (clock(), clock()) == (5.0, 5.5)
+    clock.advance(10)
+    assert clock() == 16.0 and clock.reads == 3
