@@ -86,3 +86,32 @@ def test_generator_matches_model_on_random_boards(state):
     assert {state.action_to_string(a) for a in legal} == model_of(state)
     for action in legal:
         assert state.step_problem(action) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_positions())
+def test_best_conversion_per_victim_matches_playing_every_step(state):
+    from cathedral.games.allmer.rules import conversions_by_victim
+
+    if state.chain >= 0:
+        state = AllmerState.from_position(
+            state.game,
+            {
+                letter: " ".join(
+                    point_name(p) for p in range(NUM_POINTS) if state.board[p] == i + 1
+                )
+                for i, letter in enumerate(state.game.colour_letters()[1:])
+            },
+            eliminated=(),
+        )
+    cfg = state._cfg
+    expected = [0] * 5
+    for action in state.legal_actions():
+        child = state.clone()
+        before = list(child.board)
+        child._apply_action(action)
+        changed = [p for p in range(NUM_POINTS) if before[p] not in (0, 1) and child.board[p] == 1]
+        if changed:
+            victim = before[changed[0]]
+            expected[victim] = max(expected[victim], len(changed))
+    assert conversions_by_victim(state.board, 1, cfg.table, cfg.geo, cfg.withdraw) == expected

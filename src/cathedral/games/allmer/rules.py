@@ -281,22 +281,32 @@ def conversions_by_victim(board: bytearray, colour: int, table, geo: Geometry, w
     """Returns, per colour, the longest run of it that one step of ``colour`` could convert
     now (any stone, as at the start of a turn); index 0 and ``colour`` stay 0.
 
-    The heuristic players use it for what a step sets up and what it leaves exposed.
+    The heuristic players call it twice per candidate step (what the step sets up, what it
+    leaves exposed), so reach is inlined and blocked lines are skipped first.
     """
     best = [0, 0, 0, 0, 0]
     find = board.find
+    rays = geo.rays
     s = find(colour)
     while s >= 0:
         lines = table[s]
-        limit_all = reach(board, colour, lines)
+        limit_all = 1
+        for ray, _ in lines:
+            if board[ray[0]] == colour:
+                n = 1
+                length = len(ray)
+                while n < length and board[ray[n]] == colour:
+                    n += 1
+                if n > limit_all:
+                    limit_all = n
         for ray, base in lines:
+            if board[ray[0]]:
+                continue
             length = len(ray)
             limit = length if length < limit_all else limit_all
-            k = 0
+            k = 1
             while k < limit and not board[ray[k]]:
                 k += 1
-            if not k:
-                continue
             if k < length:
                 e = board[ray[k]]
                 if e and e != colour:
@@ -306,7 +316,7 @@ def conversions_by_victim(board: bytearray, colour: int, table, geo: Geometry, w
                     if i - k > best[e]:
                         best[e] = i - k
             if withdraw:
-                back = geo.rays[s][((base >> 1) // MAX_DISTANCE) % 8 ^ 4]
+                back = rays[s][((base >> 1) // MAX_DISTANCE) % 8 ^ 4]
                 if back:
                     e = board[back[0]]
                     if e and e != colour:
