@@ -80,6 +80,25 @@ def board_hash(board: bytearray) -> int:
     return h
 
 
+def start_board(players: int) -> bytearray:
+    """Returns the initial board: 15 stones per player on the three outer rows of its arm
+    (White south, Black north; with 4 players Blue west and Red east)."""
+    from cathedral.games.allmer.geometry import BOX_TO_POINT
+
+    homes = {
+        "south": [(x, 14 - r) for r in range(3) for x in range(5, 10)],
+        "west": [(r, y) for r in range(3) for y in range(5, 10)],
+        "north": [(x, r) for r in range(3) for x in range(5, 10)],
+        "east": [(14 - r, y) for r in range(3) for y in range(5, 10)],
+    }
+    arms = ("south", "north") if players == 2 else ("south", "west", "north", "east")
+    board = bytearray(NUM_POINTS)
+    for player, arm in enumerate(arms):
+        for xy in homes[arm]:
+            board[BOX_TO_POINT[xy]] = player + 1
+    return board
+
+
 class Config:
     """The settings of one game, shared by all of its states (never copied by ``clone``)."""
 
@@ -88,6 +107,7 @@ class Config:
         "players",
         "quiet_turns",
         "repetition",
+        "start",
         "table",
         "turn_limit",
         "withdraw",
@@ -107,6 +127,7 @@ class Config:
         self.repetition: int = params["repetition"]
         self.quiet_turns: int = params["quiet_turns"]
         self.turn_limit: int = game.turn_limit
+        self.start = start_board(self.players)
 
 
 class AllmerState(State):
@@ -135,19 +156,7 @@ class AllmerState(State):
         super().__init__(game)
         cfg = self._cfg = game._config
         n = cfg.players
-        board = bytearray(NUM_POINTS)
-        homes = {
-            0: [(x, 14 - r) for r in range(3) for x in range(5, 10)],
-            1: [(r, y) for r in range(3) for y in range(5, 10)],
-            2: [(x, r) for r in range(3) for x in range(5, 10)],
-            3: [(14 - r, y) for r in range(3) for y in range(5, 10)],
-        }
-        arms = (0, 2) if n == 2 else (0, 1, 2, 3)
-        from cathedral.games.allmer.geometry import BOX_TO_POINT
-
-        for player, arm in enumerate(arms):
-            for xy in homes[arm]:
-                board[BOX_TO_POINT[xy]] = player + 1
+        board = cfg.start[:]
         self.board = board
         self.counts = [15] * n
         self.player = 0
@@ -502,7 +511,8 @@ class AllmerState(State):
         name = self.game.player_names()[self.player]
         return (
             f"{name} is converting: the stone on {point_name(self.chain)} may convert again "
-            "(a step ending in A or W), or type stop to end the turn"
+            f"({'a step ending in A or W' if self._cfg.withdraw else 'a step ending in A'}), "
+            "or type stop to end the turn"
         )
 
     def evaluate(self) -> list[float]:
