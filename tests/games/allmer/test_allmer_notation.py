@@ -101,3 +101,15 @@ def test_action_numbers_off_the_lines_have_no_notation():
         state.action_to_string(off)
     with pytest.raises(IllegalActionError):
         state.apply_action(off)
+
+
+def test_step_values_round_trip_and_repr_rebuilds_them():
+    from cathedral.games.allmer import Step
+
+    for text in ("h4-h6A", "h4-h3W", "f3-c6", "stop"):
+        step = Step.parse(text)
+        assert str(step) == text
+        assert eval(repr(step), {"Step": Step}) == step
+    assert repr(Step.parse(" H4 - h6a ")) == "Step.parse('h4-h6A')"
+    with pytest.raises(NotationError):
+        Step.parse("h4")

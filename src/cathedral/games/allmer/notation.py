@@ -8,6 +8,7 @@ missing suffix when the position leaves only one reading.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cathedral.core.errors import AmbiguousActionError, IllegalActionError, NotationError
@@ -58,6 +59,59 @@ def action_name(state: AllmerState, action: int) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class Step:
+    """A step as written, before any position is consulted (``Step.parse('h4-h6A')``).
+
+    Attributes:
+        origin: the starting point, or -1 for ``stop``.
+        landing: the landing point, or -1 for ``stop``.
+        suffix: ``"A"``, ``"W"`` or ``""`` (a walk, a passage, or a step whose kind the
+            position decides).
+    """
+
+    origin: int
+    landing: int
+    suffix: str = ""
+
+    @property
+    def is_stop(self) -> bool:
+        return self.origin < 0
+
+    @classmethod
+    def parse(cls, text: str) -> Step:
+        """Reads ``from-to`` with an optional ``A``/``W``, or ``stop``, in any case.
+
+        Raises:
+            NotationError: the text is not of that form or names an unknown or off-board
+                point.
+        """
+        raw = text.strip()
+        if raw.lower() == "stop":
+            return cls(-1, -1)
+        parts = raw.split("-")
+        if len(parts) != 2:
+            raise _syntax_error(text)
+        first, second = parts[0].strip(), parts[1].strip()
+        suffix = ""
+        if second[-1:].upper() in ("A", "W"):
+            suffix, second = second[-1].upper(), second[:-1].strip()
+        if not first or not second:
+            raise _syntax_error(text)
+        try:
+            return cls(parse_point(first), parse_point(second), suffix)
+        except ValueError as exc:
+            raise NotationError(f"cannot read move {text!r}: {exc}") from None
+
+    def __str__(self) -> str:
+        if self.is_stop:
+            return "stop"
+        return f"{point_name(self.origin)}-{point_name(self.landing)}{self.suffix}"
+
+    def __repr__(self) -> str:
+        return f"Step.parse({str(self)!r})"
+
+
 def _syntax_error(text: str) -> NotationError:
     return NotationError(
         f"cannot read move {text!r} (expected from-to with an optional A or W, "
@@ -73,26 +127,14 @@ def parse_action(state: AllmerState, text: str) -> int:
         AmbiguousActionError: no suffix, and both an approach and a withdrawal land there.
         IllegalActionError: it parses but is not legal here; the message says why.
     """
-    raw = text.strip()
-    if raw.lower() == "stop":
+    step = Step.parse(text)
+    if step.is_stop:
         problem = state.step_problem(STOP)
         if problem:
             raise IllegalActionError(f"illegal move {text!r}: {problem}")
         return STOP
-    parts = raw.split("-")
-    if len(parts) != 2:
-        raise _syntax_error(text)
-    first, second = parts[0].strip(), parts[1].strip()
-    suffix = ""
-    if second[-1:].upper() in ("A", "W"):
-        suffix, second = second[-1].upper(), second[:-1].strip()
-    if not first or not second:
-        raise _syntax_error(text)
-    try:
-        origin = parse_point(first)
-        landing = parse_point(second)
-    except ValueError as exc:
-        raise NotationError(f"cannot read move {text!r}: {exc}") from None
+    origin, landing, suffix = step.origin, step.landing, step.suffix
+    raw = f"{point_name(origin)}-{point_name(landing)}"
 
     def check(action: int) -> int:
         problem = state.step_problem(action)
