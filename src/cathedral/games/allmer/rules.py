@@ -19,7 +19,7 @@ in point order, direction by direction and distance by distance yields a sorted 
 
 from __future__ import annotations
 
-from cathedral.games.allmer.geometry import MOUTHS, NUM_POINTS, PARTNER, Geometry
+from cathedral.games.allmer.geometry import GEOMETRIES, MOUTHS, NUM_POINTS, PARTNER, Geometry
 
 MAX_DISTANCE = 14
 """The longest slide: a row or column through the crossing has 15 points."""
@@ -66,16 +66,13 @@ def line_table(geo: Geometry) -> tuple[tuple[tuple[tuple[int, ...], int], ...], 
     )
 
 
-LINE_TABLES = {}
-"""Geometry field -> ``line_table`` of it, filled on first use."""
+LINE_TABLES = {field: line_table(geo) for field, geo in GEOMETRIES.items()}
+"""Field name -> ``line_table`` of its geometry, built once at import."""
 
 
 def lines_for(geo: Geometry):
-    """Returns the cached ``line_table`` of a geometry."""
-    table = LINE_TABLES.get(geo.field)
-    if table is None:
-        table = LINE_TABLES[geo.field] = line_table(geo)
-    return table
+    """Returns the ``line_table`` of a geometry."""
+    return LINE_TABLES[geo.field]
 
 
 def reach(board: bytearray, colour: int, lines) -> int:

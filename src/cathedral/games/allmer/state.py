@@ -14,13 +14,15 @@ import numpy as np
 
 from cathedral.core.contract import TERMINAL, State, check_history, ranked_returns
 from cathedral.core.errors import StateError
-from cathedral.games.allmer import notation, render
+from cathedral.games.allmer import heuristic, notation, render
 from cathedral.games.allmer.geometry import (
+    BOX_TO_POINT,
     COORDS,
+    GEOMETRIES,
     MOUTHS,
     NUM_POINTS,
-    PARTNER,
     SIZE,
+    parse_point,
     point_name,
 )
 from cathedral.games.allmer.rules import (
@@ -32,8 +34,10 @@ from cathedral.games.allmer.rules import (
     decode_step,
     free_steps,
     free_steps_withdraw,
+    lines_for,
     reach,
     stone_steps,
+    withdraw_table,
 )
 
 
@@ -83,8 +87,6 @@ def board_hash(board: bytearray) -> int:
 def start_board(players: int) -> bytearray:
     """Returns the initial board: 15 stones per player on the three outer rows of its arm
     (White south, Black north; with 4 players Blue west and Red east)."""
-    from cathedral.games.allmer.geometry import BOX_TO_POINT
-
     homes = {
         "south": [(x, 14 - r) for r in range(3) for x in range(5, 10)],
         "west": [(r, y) for r in range(3) for y in range(5, 10)],
@@ -115,9 +117,6 @@ class Config:
     )
 
     def __init__(self, game) -> None:
-        from cathedral.games.allmer.geometry import GEOMETRIES
-        from cathedral.games.allmer.rules import lines_for, withdraw_table
-
         params = game.params
         self.players: int = params["players"]
         self.geo = GEOMETRIES[params["field"]]
@@ -516,14 +515,10 @@ class AllmerState(State):
         )
 
     def evaluate(self) -> list[float]:
-        from cathedral.games.allmer.heuristic import evaluate
-
-        return evaluate(self)
+        return heuristic.evaluate(self)
 
     def action_heuristics(self) -> list[tuple[int, float]]:
-        from cathedral.games.allmer.heuristic import step_scores
-
-        return step_scores(self)
+        return heuristic.step_scores(self)
 
     @classmethod
     def from_position(
@@ -554,8 +549,6 @@ class AllmerState(State):
             StateError: an unknown letter or point, a point given twice, or a chain that is
                 not the mover's stone.
         """
-        from cathedral.games.allmer.geometry import parse_point
-
         state = cls(game)
         letters = game.colour_letters()
         board = bytearray(NUM_POINTS)
@@ -627,7 +620,6 @@ class AllmerState(State):
         Raises:
             StateError: naming the first inconsistency, with what was expected.
         """
-        from cathedral.games.allmer.geometry import parse_point
 
         def bad(text: str) -> StateError:
             return StateError(f"corrupt state: {text}")
@@ -739,12 +731,9 @@ _ON_BOARD[_YS, _XS] = 1.0
 _MOUTHS = np.zeros((SIZE, SIZE), dtype=np.float32)
 for _m in MOUTHS:
     _MOUTHS[COORDS[_m][1], COORDS[_m][0]] = 1.0
-assert set(PARTNER) == set(MOUTHS)
 
 
 def _strong_plane(field: str) -> np.ndarray:
-    from cathedral.games.allmer.geometry import GEOMETRIES
-
     plane = np.zeros((SIZE, SIZE), dtype=np.float32)
     for p, strong in enumerate(GEOMETRIES[field].strong):
         if strong:
