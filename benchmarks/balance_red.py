@@ -45,11 +45,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-import cathedral  # noqa: E402
-from cathedral.ai.base import GreedyAgent  # noqa: E402
-from cathedral.games.red import actions as A  # noqa: E402
-from cathedral.games.red.components import DICE, LEVELS, RESOURCES  # noqa: E402
-from cathedral.testing import random_action  # noqa: E402
+import cathedral
+from cathedral.ai.base import GreedyAgent
+from cathedral.games.red import actions as A
+from cathedral.games.red.components import DICE, LEVELS, RESOURCES
+from cathedral.testing import random_action
 
 
 def tile_kind(c, tile: int) -> str:
