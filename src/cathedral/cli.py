@@ -78,6 +78,7 @@ class Session:
         self.inp = inp or sys.stdin
         self.state = game.new_initial_state()
         self.resigned: int | None = None
+        self.shown = -1  # history length when the board was last drawn
 
     # ----- output -------------------------------------------------------------------------
 
@@ -85,6 +86,7 @@ class Session:
         print(text, file=self.out, flush=True)
 
     def show(self) -> None:
+        self.shown = len(self.state.history())
         if self.color:
             self.say("\x1b[2J\x1b[H" + self.state.render(color=True))
         else:
@@ -121,6 +123,8 @@ class Session:
         return self.state
 
     def human_turn(self, player: int) -> None:
+        if self.shown != len(self.state.history()):
+            self.show()  # chance outcomes (dice, setup) changed the board since it was drawn
         legal = self.state.legal_actions()
         hint = self.state.prompt_hint()
         if hint:
