@@ -35,7 +35,8 @@ def main() -> None:
             except (ImportError, AttributeError) as exc:
                 print(f"{name}: not available ({exc})")
                 break
-            rows.append((repr(game), measure(game, seconds=args.seconds)))
+            label = name + (" " + " ".join(f"{k}={v}" for k, v in params.items()) if params else "")
+            rows.append((label, measure(game, seconds=args.seconds)))
         if not rows:
             continue
         keys = list(rows[0][1])
