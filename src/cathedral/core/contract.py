@@ -289,22 +289,27 @@ class State(ABC):
         mask[self.legal_actions()] = True
         return mask
 
-    def _check_action(self, action: Action) -> None:
-        """Raises IllegalActionError unless ``action`` may be applied now."""
+    def _action_number(self, action: Action) -> int:
+        """Returns ``action`` as an int, or raises IllegalActionError if it is not an action
+        number of this game at all."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"action {action!r} is not an integer")
         size = self.game.num_distinct_actions()
         if not 0 <= action < size:
             raise IllegalActionError(f"action {action} is out of range (expected 0..{size - 1})")
+        return int(action)
+
+    def _check_action(self, action: int) -> None:
+        """Raises IllegalActionError unless the action number may be applied now."""
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalActionError(f"action {action} applied to a finished game")
         if player == CHANCE:
             if all(action != a for a, _ in self.chance_outcomes()):
                 raise IllegalActionError(f"action {action} is not a chance outcome here")
-        elif not self._is_legal(int(action)):
+        elif not self._is_legal(action):
             raise IllegalActionError(
-                f"illegal action {action} ({self._describe(int(action))}) for "
+                f"illegal action {action} ({self._describe(action)}) for "
                 f"{self.game.player_names()[player]}"
             )
 
@@ -316,19 +321,14 @@ class State(ABC):
 
     def apply_action(self, action: Action) -> None:
         """Plays ``action``, or raises IllegalActionError leaving the state unchanged."""
+        action = self._action_number(action)
         self._check_action(action)
-        action = int(action)
         self._apply_action(action)
         self._history.append(action)
 
     def action_to_string(self, action: Action) -> str:
         """Returns the notation of ``action`` in this state (legal or not, if it has one)."""
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"action {action!r} is not an integer")
-        size = self.game.num_distinct_actions()
-        if not 0 <= action < size:
-            raise IllegalActionError(f"action {action} is out of range (expected 0..{size - 1})")
-        return self._action_to_string(int(action))
+        return self._action_to_string(self._action_number(action))
 
     def string_to_action(self, text: str) -> Action:
         """Parses ``text`` in the game's notation into an action legal in this state.
