@@ -10,6 +10,7 @@ import argparse
 import os
 import random
 import sys
+import textwrap
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -99,14 +100,16 @@ class Session:
 
     def run(self) -> State:
         self.show()
+        chance: list[str] = []
         try:
             while not self.state.is_terminal():
                 player = self.state.current_player()
                 if self.state.is_chance_node():
                     action = random_action(self.state, self.rng)
-                    self.say(f"  ({self.describe(player, action)})")
+                    chance.append(f"({self.describe(player, action)})")
                     self.state.apply_action(action)
                     continue
+                self.tell_chance(chance)
                 if player in self.agents:
                     action = self.agents[player].choose(self.state)
                     text = self.describe(player, action)
@@ -115,12 +118,20 @@ class Session:
                     self.say(f"{self.names[player]} ({self.seats[player]}) played {text}")
                 else:
                     self.human_turn(player)
+            self.tell_chance(chance)
         except Quit:
             self.say("Stopped.")
         except Resign:
             self.say(f"{self.names[self.resigned]} resigns.")
         self.finish()
         return self.state
+
+    def tell_chance(self, outcomes: list[str]) -> None:
+        """Prints chance outcomes in a row (a setup, a roll) on a few lines, and forgets them."""
+        if outcomes:
+            self.say(textwrap.fill(" ".join(outcomes), width=100, initial_indent="  ",
+                                   subsequent_indent="  "))
+            outcomes.clear()
 
     def human_turn(self, player: int) -> None:
         if self.shown != len(self.state.history()):
