@@ -133,3 +133,54 @@ def test_every_level_above_random_takes_a_capture(level):
     agent = load_agent(level, state.game, seed=0)
     state.apply_action(agent.choose(state))
     assert state.scores()[1] == dark_unplaced + 4  # the Square went back to Dark's hand
+
+
+def _allmer_or_skip():
+    try:
+        return cathedral.load("allmer")
+    except Exception:  # the engine is not there yet
+        pytest.skip("allmer is not available")
+
+
+@pytest.mark.parametrize(
+    "level", ["easy", "medium:seconds=0.5", "hard:seconds=0.5", "max:seconds=0.5",
+              "mcts:iterations=200"]
+)
+def test_every_level_above_random_takes_a_winning_conversion_in_allmer(level):
+    game = _allmer_or_skip()
+    from cathedral.games.allmer.state import AllmerState
+
+    # White's h4-h5 approaches and converts Black's run h6-h9, leaving Black 2 stones: out.
+    state = AllmerState.from_position(
+        game, {"W": "h2 h3 h4 g2 i2", "B": "h6 h7 h8 h9 g13 i13"}, to_move=0
+    )
+    agent = load_agent(level, game, seed=0)
+    state.apply_action(agent.choose(state))
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("name", ["allmer", "red"])
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("spec", ["mcts:iterations=20", "alphabeta:depth=1,width=4", "medium"])
+def test_search_agents_play_legal_moves_in_the_other_games(name, players, spec):
+    if spec == "medium":
+        spec = "medium:seconds=0.05"
+    try:
+        game = cathedral.load(name, players=players)
+    except Exception:
+        pytest.skip(f"{name} is not available")
+    agent = load_agent(spec, game, seed=1)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes],
+                                           weights=[p for _, p in outcomes])[0])
+            continue
+        before = state.to_json()
+        action = agent.choose(state)
+        assert state.to_json() == before
+        state.apply_action(action)
