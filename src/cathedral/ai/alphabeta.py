@@ -64,6 +64,8 @@ class AlphaBetaAgent(Agent):
         quiescence: the most quiescence plies past the horizon (0: none).
         chance_samples: outcomes searched at a chance node with more outcomes than this.
         table_size: entries kept in the transposition table before it is cleared.
+        contempt: what a draw costs the root player (> 0 makes it play on for a win where a
+            repetition or a quiet-move rule would end the game level).
         clock: the time source (tests pass a fake one).
     """
 
@@ -80,6 +82,7 @@ class AlphaBetaAgent(Agent):
         quiescence: int = 4,
         chance_samples: int = 8,
         table_size: int = 500_000,
+        contempt: float = 0.0,
         clock: Clock | None = None,
     ) -> None:
         super().__init__(seed)
@@ -92,11 +95,12 @@ class AlphaBetaAgent(Agent):
         self.quiescence = quiescence
         self.chance_samples = chance_samples
         self.table_size = table_size
+        self.contempt = contempt
         self.clock = clock
         self.params = {
             "budget": self.budget, "width": width, "root_width": root_width,
             "extensions": extensions, "quiescence": quiescence,
-            "chance_samples": chance_samples,
+            "chance_samples": chance_samples, "contempt": contempt,
         }
         self.table: dict[object, tuple[int, float, int, Action | None]] = {}
         self._order_cache: dict[object, list[Action]] = {}
@@ -201,7 +205,7 @@ class AlphaBetaAgent(Agent):
         self._tick()
         player = state.current_player()
         if player == TERMINAL:
-            return state.returns()[self._root]
+            return self._terminal(state)
         if player == CHANCE:
             return self._chance(state, depth, alpha, beta, ext)
         if depth <= 0:
@@ -294,7 +298,7 @@ class AlphaBetaAgent(Agent):
             child = state.clone()
             play(child, action)
             if child.current_player() == TERMINAL:
-                value = child.returns()[self._root]
+                value = self._terminal(child)
             elif child.current_player() == CHANCE:
                 value = self._static(child)
             else:
@@ -310,9 +314,15 @@ class AlphaBetaAgent(Agent):
         self._cut = True
         return best
 
+    def _terminal(self, state: State) -> float:
+        returns = state.returns()
+        if self.contempt and not any(returns):
+            return -self.contempt
+        return returns[self._root]
+
     def _static(self, state: State) -> float:
         if state.is_terminal():
-            return state.returns()[self._root]
+            return self._terminal(state)
         return EVAL_SCALE * static_values(state)[self._root]
 
     def _ordered(self, state: State, width: int | None, key: object = None) -> list[Action]:

@@ -18,8 +18,10 @@ The searches per game:
 - ``classic`` (2 players, no chance, branching in the hundreds): alpha-beta with heuristic
   move ordering and forward pruning (``width`` best actions per inner node), iterative
   deepening to the time limit; the endgame is searched to the end.
-- ``allmer``: alpha-beta with chain extensions and quiescence over conversions with 2
-  players; MCTS with max^n backups and evaluation-cut playouts with more players.
+- ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
+  conversions once the game lists them) and contempt for draws; medium 0.5 s and hard 2 s
+  per move already beat the designer's greedy player (see the reports), max 10 s. With 4
+  players MCTS with max^n backups and evaluation-cut playouts.
 - ``red`` (dice): MCTS with sampled chance nodes and evaluation-cut playouts.
 - any other game: MCTS.
 """
@@ -57,13 +59,14 @@ LEVELS: dict[str, dict[str, Spec]] = {
         {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40},
         {"budget": Budget(seconds=20.0), "width": 14, "root_width": 60},
     ),
-    "allmer": {
-        **_search_levels(
-            "alphabeta",
-            {"budget": Budget(seconds=1.0), "width": 12, "root_width": None},
-            {"budget": Budget(seconds=5.0), "width": 16, "root_width": None},
-        ),
-    },
+    # Draws by repetition come easily in Allmer's game (two cautious players shuffle), so the
+    # searches hold a draw worth -0.3 to themselves and play on for the win.
+    "allmer": _search_levels(
+        "alphabeta",
+        {"budget": Budget(seconds=0.5), "width": 12, "root_width": None, "contempt": 0.3},
+        {"budget": Budget(seconds=2.0), "width": 16, "root_width": None, "contempt": 0.3},
+        {"budget": Budget(seconds=10.0), "width": 16, "root_width": None, "contempt": 0.3},
+    ),
     "red": _search_levels(
         "mcts",
         {"budget": Budget(seconds=1.0)},
@@ -74,8 +77,8 @@ LEVELS: dict[str, dict[str, Spec]] = {
 # Games with more than two players search with MCTS (max^n) whatever the table says for two.
 MULTIPLAYER_LEVELS: dict[str, Spec] = _search_levels(
     "mcts",
-    {"budget": Budget(seconds=1.0)},
-    {"budget": Budget(seconds=5.0)},
+    {"budget": Budget(seconds=1.0), "contempt": 0.1},
+    {"budget": Budget(seconds=5.0), "contempt": 0.1},
 )
 
 

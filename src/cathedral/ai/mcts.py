@@ -80,6 +80,8 @@ class MCTSAgent(Agent):
             (1: uniformly random playouts).
         solver: whether to prove wins and losses.
         reuse: whether to keep the tree between moves.
+        contempt: what a draw (all returns zero) costs the player the agent moves for, shared
+            out to the others (> 0 plays on for a win rather than settle for a draw).
         clock: the time source (tests pass a fake one).
     """
 
@@ -98,6 +100,7 @@ class MCTSAgent(Agent):
         sample: int = 3,
         solver: bool = True,
         reuse: bool = True,
+        contempt: float = 0.0,
         clock: Clock | None = None,
     ) -> None:
         super().__init__(seed)
@@ -112,12 +115,14 @@ class MCTSAgent(Agent):
         self.sample = sample
         self.solver = solver
         self.reuse = reuse
+        self.contempt = contempt
         self.clock = clock
         self.params = {
             "budget": self.budget, "c": c, "bias": bias, "prior_depth": prior_depth,
             "widen": widen, "playout_depth": playout_depth, "sample": sample,
-            "solver": solver, "reuse": reuse,
+            "solver": solver, "reuse": reuse, "contempt": contempt,
         }
+        self._me = 0
         self._root: Node | None = None
         self._root_history: list[Action] = []
         self._root_game: object = None
@@ -133,6 +138,7 @@ class MCTSAgent(Agent):
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("analyse needs a player to move")
         deadline = Deadline(self.budget, self.clock)
+        self._me = state.current_player()
         root = self._find_root(state)
         n = state.game.num_players
         self.max_depth = 0
@@ -226,8 +232,8 @@ class MCTSAgent(Agent):
                 node.children[action] = child
                 path.append(child)
                 if child.player == TERMINAL:
-                    child.proven = list(state.returns()) if self.solver else None
-                    values = state.returns()
+                    values = self._returns(state)
+                    child.proven = list(values) if self.solver else None
                 else:
                     values = self._playout(state)
                 break
@@ -312,7 +318,7 @@ class MCTSAgent(Agent):
         for _ in range(self.playout_depth):
             player = state.current_player()
             if player == TERMINAL:
-                return list(state.returns())
+                return self._returns(state)
             if player == CHANCE:
                 play(state, chance_sample(state, rng))
                 continue
@@ -329,6 +335,15 @@ class MCTSAgent(Agent):
                     best_child, best = child, value
             state = best_child
         return static_values(state)
+
+    def _returns(self, state: State) -> list[float]:
+        returns = list(state.returns())
+        if self.contempt and not any(returns):
+            n = len(returns)
+            share = self.contempt / (n - 1) if n > 1 else 0.0
+            returns = [share] * n
+            returns[self._me] = -self.contempt
+        return returns
 
     def _best_action(self, root: Node, player: int) -> Action:
         children = root.children
