@@ -14,7 +14,8 @@ import textwrap
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cathedral.ai import agent_names, load_agent
+from cathedral.ai import agent_names, hint, load_agent
+from cathedral.ai import arena as arena_command
 from cathedral.core.contract import CHANCE, Game, State, ranked_returns
 from cathedral.core.errors import CathedralError, RecordError
 from cathedral.core.record import Record
@@ -27,6 +28,7 @@ LIST_LIMIT = 40  # legal choices listed at the prompt when there are at most thi
 HELP = """Commands:
   <move>            a move in the game's notation (see 'cathedral rules {game}')
   moves [filter]    list the legal moves (only those containing the filter text)
+  hint [level]      the move the computer would play, with its evaluation (level: medium)
   undo              take back your last move and the computer's replies
   save FILE         write the game so far as a record
   resign            give up this game
@@ -159,6 +161,8 @@ class Session:
                 self.say(HELP.format(game=self.game.name))
             elif command == "moves":
                 self.list_moves(rest.strip())
+            elif command == "hint":
+                self.hint(rest.strip() or "medium")
             elif command == "undo":
                 if self.undo(player):
                     return
@@ -185,6 +189,27 @@ class Session:
             texts = [t for t in texts if needle.lower() in t.lower()]
         self.say("\n".join(texts) if texts else f"no legal move matches {needle!r}")
         self.say(f"({len(texts)} moves)")
+
+    def hint(self, level: str) -> None:
+        try:
+            info = hint(self.state, level)
+        except CathedralError as exc:
+            self.say(f"error: {exc}")
+            return
+        mover = self.state.current_player()
+        line = [f"hint ({level}): {self.state.action_to_string(info.action)}",
+                f"value for {self.names[mover]} {info.values[mover]:+.2f}"
+                + (" (proven)" if info.proven else "")]
+        if len(info.pv) > 1:
+            replay = self.state.clone()
+            texts = []
+            for action in info.pv:
+                if replay.is_terminal() or action not in replay.legal_actions():
+                    break
+                texts.append(replay.action_to_string(action))
+                replay.apply_action(action)
+            line.append("line: " + " | ".join(texts))
+        self.say("; ".join(line))
 
     def undo(self, player: int) -> bool:
         """Takes back ``player``'s last decision and what followed; False if there is none."""
@@ -275,7 +300,7 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:
         description="Play a game in the terminal, each seat a human or a computer player.",
     )
     by_game = play.add_subparsers(dest="game", metavar="GAME", required=True)
-    seat_choices = [HUMAN, *agent_names()]
+    levels = f"{HUMAN} or one of {', '.join(agent_names())}"
     for name in games():
         try:
             cls = game_class(name)
@@ -295,9 +320,8 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:
             sub.add_argument(
                 _seat_flag(seat),
                 dest=_seat_dest(seat),
-                choices=seat_choices,
                 metavar="PLAYER",
-                help=f"who plays {seat}: {', '.join(seat_choices)} "
+                help=f"who plays {seat}: {levels}, or a spec like mcts:seconds=2 "
                 f"(default: {HUMAN if index == 0 else 'greedy'})",
             )
         sub.add_argument("--seats", help="every seat at once, comma-separated, in player order")
@@ -322,10 +346,6 @@ def _seats(args: argparse.Namespace, game: Game) -> list[str]:
                 f"--seats lists {len(given)} players, expected {len(names)} "
                 f"({', '.join(names)})"
             )
-        for seat in given:
-            if seat not in (HUMAN, *agent_names()):
-                known = ", ".join([HUMAN, *agent_names()])
-                raise CathedralError(f"unknown player {seat!r} (expected one of: {known})")
         seats = given
     for index, name in enumerate(names):
         chosen = getattr(args, _seat_dest(name), None)
@@ -335,6 +355,9 @@ def _seats(args: argparse.Namespace, game: Game) -> list[str]:
         if name not in names and getattr(args, _seat_dest(name), None):
             raise CathedralError(f"there is no {name} seat with these parameters "
                                  f"(seats: {', '.join(names)})")
+    for seat in seats:
+        if seat != HUMAN:
+            load_agent(seat, game)  # an unknown player or a bad spec is refused here, listed
     return seats
 
 
@@ -459,6 +482,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_play_parser(commands)
+    arena_command.add_parser(commands)
     replay = commands.add_parser("replay", help="step through a game record")
     replay.add_argument("file", help="a record written by 'cathedral play' (JSON)")
     replay.add_argument("--to", type=int, metavar="N", help="show the position after N actions")

@@ -63,7 +63,7 @@ def test_a_whole_game_through_the_terminal_with_a_mistyped_and_an_illegal_move(t
     assert record.result["text"] == mirror.result_string()
 
 
-def test_undo_save_and_resign(tmp_path):
+def test_undo_save_hint_and_resign(tmp_path):
     saved = tmp_path / "saved.json"
     final = tmp_path / "final.json"
     script = "\n".join([
@@ -72,6 +72,8 @@ def test_undo_save_and_resign(tmp_path):
         "Cathedral b1 b2 a3 b3 c3 b4",
         f"save {saved}",
         "help",
+        "hint easy",
+        "hint nonsense",
         "resign",
     ]) + "\n"
     result = run("play", "classic", "--dark", "random", "--seed", "2", "--record", str(final),
@@ -79,6 +81,8 @@ def test_undo_save_and_resign(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "Undone." in result.stdout
     assert "Commands:" in result.stdout
+    assert re.search(r"hint \(easy\): \w+ [a-j]\d", result.stdout)
+    assert "error: unknown agent 'nonsense'" in result.stdout
     assert "Light resigns." in result.stdout
     partial = Record.from_json(saved.read_text())
     assert partial.actions[0] == "Cathedral a3 b1 b2 b3 b4 c3"
@@ -140,7 +144,7 @@ def test_rules_are_printed():
         (("play", "classic", "--opening", "fast"), "invalid choice: 'fast'"),
         (("play", "chess"), "invalid choice: 'chess'"),
         (("play", "classic", "--seats", "human"), "--seats lists 1 players, expected 2"),
-        (("play", "classic", "--seats", "human,genius"), "unknown player 'genius'"),
+        (("play", "classic", "--seats", "human,genius"), "unknown agent 'genius'"),
         (("replay", "/nonexistent/r.json"), "cannot read"),
     ],
 )
