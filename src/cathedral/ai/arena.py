@@ -508,7 +508,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Adds the ``arena`` subcommand to a CLI's argparse subparsers."""
     parser = subparsers.add_parser(
         "arena", help="play matches between computer players and rate them",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        description="Plays every pairing of the agents (levels, agent names or specs such as "
+        "mcts:seconds=2) with colours swapped in pairs, in parallel processes, and reports "
+        "win/draw/loss with 95%% intervals, Bradley-Terry Elo and every game's record.",
     )
     _configure(parser)
     return parser
