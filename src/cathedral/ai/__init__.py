@@ -91,7 +91,13 @@ def load_agent(name: str, game: Game | None = None, seed: int | None = None) -> 
 
 def hint(state: State, level: str = "medium", seed: int | None = 0) -> SearchInfo:
     """Returns the best action for the player to move by the search of ``level``, with its
-    value per player and principal variation (what a front end's ``hint`` shows)."""
+    value per player and principal variation (what a front end's ``hint`` shows).
+
+    Raises:
+        ValueError: nobody is to move (a chance node or the end of the game).
+    """
+    if state.is_terminal() or state.is_chance_node():
+        raise ValueError("a hint needs a player to move")
     agent = load_agent(level, state.game, seed=seed)
     return agent.analyse(state)
 
