@@ -226,6 +226,14 @@ class State(ABC):
         real work. Games that memoise override it; it never changes the position."""
         return None
 
+    def position_key(self) -> object:
+        """Returns a hashable key of the position, not the path to it (search's transposition
+        tables). The default is the canonical JSON without history; games override it with
+        something cheaper."""
+        data = self._to_dict()
+        data.pop("history", None)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Returns ``(outcome, probability)`` pairs at a chance node, else an empty list."""
         return []

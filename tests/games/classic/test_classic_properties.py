@@ -147,3 +147,16 @@ def test_clone_is_independent():
     copy.apply_action(copy.legal_actions()[0])
     assert state.history() == [] and len(copy.history()) == 1
     assert state.current_player() == 0 and copy.current_player() == 1
+
+
+def test_position_key_ignores_the_path_but_not_the_buildings(play):
+    one = play("Cathedral f6 e7 f7 g7 f8 f9", "Tavern a1", "Tavern j1", "Tavern a3")
+    two = play("Cathedral f6 e7 f7 g7 f8 f9", "Tavern a3", "Tavern j1", "Tavern a1")
+    assert one.history() != two.history()
+    assert one.position_key() == two.position_key()
+    # The same squares walled by an Inn and a Tavern, or by two Stables: different positions.
+    three = play("Cathedral f6 e7 f7 g7 f8 f9", "Tavern j10", "Inn a1 a2 b1", "Tavern j8",
+                 "Tavern b2", "Stable h10 i10")
+    four = play("Cathedral f6 e7 f7 g7 f8 f9", "Tavern j10", "Stable a1 a2", "Tavern j8",
+                "Stable b1 b2", "Stable h10 i10")
+    assert three.position_key() != four.position_key()

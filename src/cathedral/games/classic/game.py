@@ -142,6 +142,21 @@ class ClassicState(State):
         self.position.ensure_legal()
         return self.position.legal_mask.copy()
 
+    def position_key(self) -> tuple:
+        # Which buildings stand where (not just the squares) decides hands and captures.
+        position = self.position
+        return (
+            position.to_move,
+            tuple(sorted(position.pieces[0])),
+            tuple(sorted(position.pieces[1])),
+            position.cathedral,
+            position.cathedral_state,
+            position.territory[0],
+            position.territory[1],
+            position.built[0],
+            position.built[1],
+        )
+
     def _forget_caches(self) -> None:
         self.position.legal = None
         self.position.legal_mask = None
