@@ -191,6 +191,9 @@ class Session:
         self.say(f"({len(texts)} moves)")
 
     def hint(self, level: str) -> None:
+        if self.state.current_player() < 0:
+            self.say("error: no player is to move")
+            return
         try:
             info = hint(self.state, level)
         except CathedralError as exc:

@@ -326,6 +326,25 @@ class AllmerState(State):
         ):
             self._end_turn(True)
 
+    def converts(self, action: int) -> bool:
+        """Returns whether a legal step converts (an approach or a withdrawal)."""
+        if action >= PASSAGE_BASE:  # passages and stop
+            return False
+        origin, direction, distance, kind = decode_step(action)
+        if kind:
+            return True
+        ray = self._cfg.geo.rays[origin][direction]
+        beyond = ray[distance] if distance < len(ray) else -1
+        victim = self.board[beyond] if beyond >= 0 else 0
+        return bool(victim) and victim != self.player + 1
+
+    def quiescence_actions(self) -> list[int]:
+        """Returns the legal converting steps (search's quiescence: the moves that change the
+        stone count), empty at the end of the game."""
+        if self.current_player() < 0:
+            return []
+        return [a for a in self._legal_actions() if self.converts(a)]
+
     def _end_turn(self, converted: bool) -> None:
         """Ends the turn of the player to move: finds the next player who can move and
         applies the draw rules to the position that player faces."""

@@ -61,6 +61,10 @@ _INT_FIELDS = (
 )
 
 
+def _freeze(value):
+    return tuple(_freeze(v) for v in value) if isinstance(value, list) else value
+
+
 class RedState(State):
     """A position of The Red Cathedral (see the module docstring for the layout)."""
 
@@ -691,6 +695,12 @@ class RedState(State):
         other.slots = self.slots
         other._history = self._history[:]
         return other
+
+    def position_key(self) -> tuple:
+        # Every field but the history, nested lists frozen into tuples: far cheaper than JSON.
+        return tuple(_freeze(getattr(self, name)) for name in _LIST_FIELDS) + tuple(
+            getattr(self, name) for name in _INT_FIELDS
+        )
 
     def _to_dict(self) -> dict:
         data = {name: getattr(self, name) for name in _LIST_FIELDS}
