@@ -464,7 +464,15 @@ def _rules(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from cathedral.bench import run_bench
 
-    run_bench(args.game, seconds=args.seconds, params=dict(p.split("=", 1) for p in args.param))
+    params = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise CathedralError(f"--param {item!r}: expected NAME=VALUE, like opening=lehmann")
+        params[name] = value
+    if args.seconds <= 0:
+        raise CathedralError(f"--seconds {args.seconds}: expected a positive number")
+    run_bench(args.game, seconds=args.seconds, params=params)
     return 0
 
 

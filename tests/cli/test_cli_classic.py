@@ -146,6 +146,9 @@ def test_rules_are_printed():
         (("play", "classic", "--seats", "human"), "--seats lists 1 players, expected 2"),
         (("play", "classic", "--seats", "human,genius"), "unknown agent 'genius'"),
         (("replay", "/nonexistent/r.json"), "cannot read"),
+        (("bench", "classic", "--param", "opening"), "expected NAME=VALUE"),
+        (("bench", "classic", "--param", "opening=fast"), "bad value 'fast'"),
+        (("play", "classic", "--match", "0"), "expected a number of games >= 1"),
     ],
 )
 def test_bad_input_gives_a_clear_error_and_exit_code_2(args, message):
