@@ -23,3 +23,24 @@ def test_position_key_survives_copies_and_json_and_changes_with_the_position():
         keys.add(key)
         state.apply_action(random_action(state, rng))
     assert len(keys) > 100  # every decision changes something in the position
+
+
+def test_indices_out_of_range_in_a_state_json_are_rejected():
+    import json
+
+    import pytest
+
+    game = cathedral.load("red")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.current_player() < 0 or state.is_chance_node():
+        state.apply_action(random_action(state, rng))
+    for field, value in (("mspace", 99), ("claim_slot", 99), ("trigger", 5), ("mdie", 7)):
+        data = json.loads(state.to_json())
+        data["state"][field] = value
+        with pytest.raises(cathedral.StateError, match=field):
+            game.state_from_json(json.dumps(data))
+    data = json.loads(state.to_json())
+    data["state"]["ws_tile"][0] = 99
+    with pytest.raises(cathedral.StateError, match="ws_tile"):
+        game.state_from_json(json.dumps(data))

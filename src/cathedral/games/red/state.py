@@ -802,6 +802,14 @@ def state_from_dict(game: RedGame, data: dict) -> RedState:
         for x in getattr(state, name):
             if not -1 <= x <= hi:
                 raise bad(f"field {name!r} holds {x}, expected -1..{hi}")
+    tiles = len(c.workshop_ids)
+    for x in state.ws_tile:
+        if not -1 <= x < tiles:
+            raise bad(f"field 'ws_tile' holds {x}, expected -1..{tiles - 1}")
+    for name, hi in (("mspace", 7), ("mdie", 4), ("claim_slot", SLOTS - 1), ("trigger", n - 1),
+                     ("infl_act", 1), ("resume", len(PHASE_NAMES) - 1)):
+        if not -1 <= getattr(state, name) <= hi:
+            raise bad(f"field {name!r} is {getattr(state, name)}, expected -1..{hi}")
     for name in ("supply", "inv", "rubles", "pos", "bin", "bout", "need", "orn_avail",
                  "orn_placed", "completed", "built", "ws_up", "orn_gems", "dice_pips"):
         if any(x < 0 for x in getattr(state, name)):
