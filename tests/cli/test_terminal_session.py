@@ -20,7 +20,8 @@ def session(text: str, tmp_path, seats=("human", "random")) -> tuple[Session, st
 def test_moves_are_played_and_the_record_kept_on_quit(tmp_path):
     _, out = session("Cathedral b1 b2 a3 b3 c3 b4\nmoves castle\nquit\n", tmp_path)
     assert "Dark (random) played" in out
-    listed = [line for line in out.splitlines() if line.startswith("Castle ")]
+    lines = [line.removeprefix("Light> ") for line in out.splitlines()]  # prompts end no line
+    listed = [line for line in lines if line.startswith("Castle ")]
     assert listed and all(line.startswith("Castle ") for line in listed)
     assert f"({len(listed)} moves)" in out
     record = Record.from_json((tmp_path / "r.json").read_text())
