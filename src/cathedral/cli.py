@@ -112,7 +112,6 @@ def _play(args: argparse.Namespace) -> int:
         raise CathedralError("--match is for two-player games")
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     totals = [0.0, 0.0]
-    points = [0.0, 0.0]
     for number in range(args.match):
         # Seat lists are per colour; in a match the participants swap colours every game.
         order = seats if number % 2 == 0 else seats[::-1]
@@ -125,19 +124,17 @@ def _play(args: argparse.Namespace) -> int:
             session.say(f"Game {number + 1} of {args.match}: "
                         + ", ".join(f"{n} {s}" for n, s in zip(game.player_names(), order)))
         state = session.run()
-        returns = session.returns()
-        if returns is None:
+        if not state.is_terminal() and session.resigned is None:
             return 0  # stopped before the end
         for participant in (0, 1):
             colour = participant if number % 2 == 0 else 1 - participant
             totals[participant] += state.scores()[colour]
-            points[participant] += returns[colour]
     if args.match > 1:
-        _print_match(game, seats, totals, points)
+        _print_match(game, seats, totals)
     return 0
 
 
-def _print_match(game: Game, seats: list[str], totals: list[float], points: list[float]) -> None:
+def _print_match(game: Game, seats: list[str], totals: list[float]) -> None:
     labels = [f"{seats[0]} (first {game.player_names()[0]})",
               f"{seats[1]} (first {game.player_names()[1]})"]
     print("Match totals:")

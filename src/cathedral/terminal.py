@@ -260,10 +260,6 @@ class Session:
             }
         return record
 
-    def returns(self) -> list[float] | None:
-        record = self.record()
-        return record.result["returns"] if record.result else None
-
     def finish(self) -> None:
         if self.state.is_terminal():
             self.say(self.state.result_string())
