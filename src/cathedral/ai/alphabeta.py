@@ -20,6 +20,10 @@ there are many).
 - The table is keyed by ``state.position_key()`` when a game provides that hook (a cheap
   hash such as Zobrist's); otherwise by the canonical JSON of the position without its
   history.
+- With ``contempt`` set, a position the root player has already faced in this game counts as
+  a draw wherever the search meets it again (chess engines' "two-fold repetition"): a rule
+  like "three times the same position draws" is otherwise seen only when it is too late, and
+  two cautious players shuffle into it.
 - An iteration that never cut a line short (neither by depth nor by width) has solved the
   position: the search stops and says its values are proven.
 """
@@ -105,10 +109,14 @@ class AlphaBetaAgent(Agent):
         self.table: dict[object, tuple[int, float, int, Action | None]] = {}
         self._order_cache: dict[object, list[Action]] = {}
         self.nodes = 0
+        self._seen: set[object] = set()
+        self._game_history: list[Action] = []
 
     def reset(self) -> None:
         self.table.clear()
         self._order_cache.clear()
+        self._seen.clear()
+        self._game_history = []
 
     def choose(self, state: State) -> Action:
         return self.analyse(state).action
@@ -126,6 +134,7 @@ class AlphaBetaAgent(Agent):
         if len(self._order_cache) > self.table_size // 10:
             self._order_cache.clear()
         self.nodes = 0
+        self._remember(state)
         max_depth = self.budget.depth or 64
         best: tuple[Action, float, list[tuple[Action, float]]] | None = None
         completed = 0
@@ -159,6 +168,16 @@ class AlphaBetaAgent(Agent):
             proven=proven,
             scores=scores,
         )
+
+    def _remember(self, state: State) -> None:
+        """Adds the root to the positions faced in this game (forgotten when ``state`` does
+        not continue the game the earlier roots came from)."""
+        history = state.history()
+        known = self._game_history
+        if len(history) < len(known) or history[: len(known)] != known:
+            self._seen.clear()
+        self._game_history = list(history)
+        self._seen.add(position_key(state))
 
     def _values(self, state: State, value: float, exact: bool) -> list[float]:
         """Turns the root player's value into a value per player (zero-sum, shared evenly)."""
@@ -208,9 +227,13 @@ class AlphaBetaAgent(Agent):
             return self._terminal(state)
         if player == CHANCE:
             return self._chance(state, depth, alpha, beta, ext)
+        position = position_key(state) if self.contempt or depth > 0 else None
+        if self.contempt and position in self._seen:
+            self._cut = True  # a repetition, not yet the rule's draw: nothing is proven
+            return -self.contempt
         if depth <= 0:
             return self._quiesce(state, alpha, beta, self.quiescence)
-        key = (position_key(state), self._root)
+        key = (position, self._root)
         entry = self.table.get(key)
         tt_action = None
         if entry is not None:
