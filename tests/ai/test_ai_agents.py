@@ -184,3 +184,79 @@ def test_search_agents_play_legal_moves_in_the_other_games(name, players, spec):
         action = agent.choose(state)
         assert state.to_json() == before
         state.apply_action(action)
+
+
+def test_alphabeta_with_contempt_scores_a_position_met_again_as_a_draw():
+    import math
+
+    from cathedral.ai.budget import Deadline
+
+    game = _allmer_or_skip()
+    from cathedral.games.allmer.state import AllmerState
+
+    # Far apart, nothing to convert: every line is worth 0 except a return to the start.
+    start = AllmerState.from_position(
+        game, {"W": "g1 h1 i1 h2 h3", "B": "g15 h15 i15 h14 h13"}, to_move=0
+    )
+    later = start.clone()
+    for move in ("h3-h4", "h13-h12", "h4-h3"):  # Black to move; h12-h13 restores the start
+        later.apply_action(later.string_to_action(move))
+    values = {}
+    for contempt in (0.3, 0.0):
+        agent = AlphaBetaAgent(seed=0, budget=Budget(depth=2), width=None, root_width=None,
+                               contempt=contempt)
+        agent.analyse(start)  # White faced the start position
+        agent._deadline, agent._root = Deadline(Budget(depth=2)), 0
+        values[contempt] = agent._search(later.clone(), 1, -math.inf, math.inf, 0)
+    assert values[0.3] == pytest.approx(-0.3)  # Black steps back and White holds a "draw"
+    assert values[0.0] == pytest.approx(0.0)
+    # A new game forgets the positions of the last one.
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=1), contempt=0.3)
+    agent.analyse(later)
+    agent.analyse(start)
+    assert agent._seen == {start.position_key()}
+
+
+@pytest.mark.parametrize("game_name,players", [("allmer", 4), ("red", 2), ("classic", 2)])
+def test_rollout_keeps_its_budget_and_plays_legal_moves(game_name, players):
+    from cathedral.ai import RolloutAgent
+
+    game = cathedral.load(game_name, **({"players": players} if players > 2 else {}))
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.is_chance_node() or len(state.legal_actions()) < 3:
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
+                           else rng.choice(state.legal_actions()))
+    before = state.to_json()
+    agent = RolloutAgent(seed=1, budget=Budget(iterations=7), candidates=3)
+    info = agent.analyse(state)
+    assert state.to_json() == before
+    assert info.action in state.legal_actions()
+    assert info.iterations == 9  # whole passes over the 3 candidates, at least 7 rollouts
+    assert info.scores[0][0] == info.action and len(info.scores) == 3
+    again = RolloutAgent(seed=1, budget=Budget(iterations=7), candidates=3).analyse(state)
+    assert again.action == info.action and again.scores == info.scores
+
+
+def test_rollout_keeps_its_time_budget_with_a_fake_clock():
+    from cathedral.ai import RolloutAgent
+
+    state = _classic_midgame(2)
+    clock = FakeClock(step=0.01)
+    info = RolloutAgent(seed=0, budget=Budget(seconds=0.05), candidates=2,
+                        clock=clock).analyse(state)
+    assert info.seconds <= 0.05 + 0.02 and info.iterations >= 2
+
+
+def test_rollout_answers_a_forced_move_without_searching():
+    from cathedral.ai import RolloutAgent
+
+    state = cathedral.load("red").new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node() or len(state.legal_actions()) > 1:
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
+                           else rng.choice(state.legal_actions()))
+    info = RolloutAgent(seed=0, budget=Budget(iterations=50)).analyse(state)
+    assert info.iterations == 0 and info.action == state.legal_actions()[0]

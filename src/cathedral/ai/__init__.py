@@ -8,8 +8,8 @@
 >>> state.apply_action(agent.choose(state))
 
 A name is a level (``random``, ``easy``, ``medium``, ``hard``, ``max``: see ``levels``), an
-agent (``random``, ``greedy``, ``mcts``, ``alphabeta``), or an agent with arguments after a
-colon: ``mcts:seconds=2,c=0.5`` or ``alphabeta:depth=3,width=8`` (``seconds``,
+agent (``random``, ``greedy``, ``mcts``, ``alphabeta``, ``rollout``), or an agent with
+arguments after a colon: ``mcts:seconds=2,c=0.5`` or ``alphabeta:depth=3,width=8`` (``seconds``,
 ``iterations`` and ``depth`` make the budget).
 """
 
@@ -20,6 +20,7 @@ from cathedral.ai.base import Agent, GreedyAgent, RandomAgent
 from cathedral.ai.budget import Budget, SearchInfo
 from cathedral.ai.levels import LEVEL_NAMES, level_spec
 from cathedral.ai.mcts import MCTSAgent
+from cathedral.ai.rollout import RolloutAgent
 from cathedral.core.contract import Game, State
 from cathedral.core.errors import ParameterError
 
@@ -28,6 +29,7 @@ AGENTS: dict[str, type[Agent]] = {
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
     "alphabeta": AlphaBetaAgent,
+    "rollout": RolloutAgent,
 }
 _BUDGET_KEYS = ("seconds", "iterations", "depth")
 
@@ -111,6 +113,7 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "RandomAgent",
+    "RolloutAgent",
     "SearchInfo",
     "agent_names",
     "hint",

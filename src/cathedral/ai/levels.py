@@ -21,7 +21,9 @@ The searches per game:
 - ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
   conversions) and contempt for draws and repeated positions; medium 0.1 s and hard 0.25 s
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
-  players MCTS with max^n backups and evaluation-cut playouts.
+  players, greedy rollouts (``cathedral.ai.rollout``): each of the heuristic's best 6 / 12 /
+  all steps is played out greedily by everyone for 1 / 2 / 3 rounds and scored by
+  ``evaluate()`` (medium / hard / max; a few hundredths of a second per step for hard).
 - ``red`` (dice): MCTS with sampled chance nodes and evaluation-cut playouts.
 - any other game: MCTS.
 """
@@ -76,17 +78,31 @@ LEVELS: dict[str, dict[str, Spec]] = {
     ),
 }
 
-# Games with more than two players search with MCTS (max^n) whatever the table says for two.
+# Games with more than two players search with MCTS (max^n) unless their row below says
+# otherwise, whatever the table says for two.
 MULTIPLAYER_LEVELS: dict[str, Spec] = _search_levels(
     "mcts",
     {"budget": Budget(seconds=1.0), "contempt": 0.1},
     {"budget": Budget(seconds=5.0), "contempt": 0.1},
 )
 
+MULTIPLAYER: dict[str, dict[str, Spec]] = {
+    # Allmer's game with 4 players: no chance, so one greedy rollout per candidate says all a
+    # rollout can (more only re-breaks the greedy players' ties); the budget is one pass.
+    "allmer": _search_levels(
+        "rollout",
+        {"budget": Budget(iterations=6), "candidates": 6, "horizon": 1},
+        {"budget": Budget(iterations=12), "candidates": 12, "horizon": 2},
+        {"budget": Budget(iterations=1, seconds=20.0), "candidates": None, "horizon": 3},
+    ),
+}
+
 
 def level_spec(level: str, game_name: str | None, num_players: int = 2) -> Spec:
     """Returns the (agent name, arguments) a level means for a game."""
-    # Games with more than two players search with max^n MCTS whatever their 2-player row.
-    table = MULTIPLAYER_LEVELS if num_players > 2 else LEVELS.get(game_name or "", DEFAULT_LEVELS)
+    if num_players > 2:
+        table = MULTIPLAYER.get(game_name or "", MULTIPLAYER_LEVELS)
+    else:
+        table = LEVELS.get(game_name or "", DEFAULT_LEVELS)
     name, kwargs = table[level]
     return name, dict(kwargs)
