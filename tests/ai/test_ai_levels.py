@@ -71,3 +71,19 @@ def test_fake_clock_steps_and_advances():
     assert (clock(), clock()) == (5.0, 5.5)
     clock.advance(10)
     assert clock() == 16.0 and clock.reads == 3
+
+
+@pytest.mark.parametrize("name,players", [("allmer", 2), ("allmer", 4), ("red", 2), ("red", 4)])
+def test_every_level_of_every_game_is_bounded_and_loads(name, players):
+    game = cathedral.load(name, players=players)
+    limits = {"medium": 2.0, "hard": 10.0}
+    for level in LEVEL_NAMES:
+        agent = load_agent(level, game, seed=0)
+        if level in ("random", "easy"):
+            continue
+        budget = agent.budget
+        assert budget.is_bounded()
+        if level in limits and budget.seconds is not None:
+            assert budget.seconds <= limits[level] / 2  # half the limit: room for the machine
+    assert load_agent("hard", game).name == ("alphabeta" if (name, players) == ("allmer", 2)
+                                             else "rollout")

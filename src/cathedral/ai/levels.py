@@ -8,9 +8,9 @@ say how strong each one is.
 ========  ==========================================================================
 random    uniformly random legal moves (a sanity floor)
 easy      greedy: one ply on the game's heuristic (instant)
-medium    a short search, at most about 1 s per move (must answer within 2 s)
-hard      a deeper search, at most about 5 s per move (must answer within 10 s)
-max       the same search with about 20 s per move, for analysis and patient players
+medium    a short search (must answer within 2 s; most games well under 1 s)
+hard      a stronger search (must answer within 10 s; see each game below)
+max       the same search with far more time, for analysis and patient players
 ========  ==========================================================================
 
 The searches per game:
@@ -24,7 +24,10 @@ The searches per game:
   players, greedy rollouts (``cathedral.ai.rollout``): each of the heuristic's best 6 / 12 /
   all steps is played out greedily by everyone for 1 / 2 / 3 rounds and scored by
   ``evaluate()`` (medium / hard / max; a few hundredths of a second per step for hard).
-- ``red`` (dice): MCTS with sampled chance nodes and evaluation-cut playouts.
+- ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
+  decisions, 2 players: 3 / 5 / 8 candidates, 1 / 2 / 3 rounds, 1 / 3 / 5 s of dice samples;
+  3-4 players: 3 / 4 / 8 candidates, 1 / 1 / 2 rounds, 1 / 2 / 5 s of samples (medium /
+  hard / max). A few tenths of a second per decision for hard.
 - any other game: MCTS.
 """
 
@@ -71,10 +74,15 @@ LEVELS: dict[str, dict[str, Spec]] = {
         {"budget": Budget(seconds=0.25), "width": 16, "root_width": None, "contempt": 0.3},
         {"budget": Budget(seconds=10.0), "width": 16, "root_width": None, "contempt": 0.3},
     ),
+    # The Red Cathedral: greedy rollouts (the greedy player is the opponent's exact model,
+    # short of the dice), the best 3 / 5 / 8 decisions played out for 1 / 2 / 3 rounds on
+    # 1 / 3 / as many dice samples as 5 s allow (a turn is many decisions), compared on the
+    # same dice.
     "red": _search_levels(
-        "mcts",
-        {"budget": Budget(seconds=1.0)},
-        {"budget": Budget(seconds=5.0)},
+        "rollout",
+        {"budget": Budget(iterations=3), "candidates": 3, "horizon": 1},
+        {"budget": Budget(iterations=15), "candidates": 5, "horizon": 2},
+        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 3},
     ),
 }
 
@@ -94,6 +102,13 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
         {"budget": Budget(iterations=6), "candidates": 6, "horizon": 1},
         {"budget": Budget(iterations=12), "candidates": 12, "horizon": 2},
         {"budget": Budget(iterations=1, seconds=20.0), "candidates": None, "horizon": 3},
+    ),
+    # The Red Cathedral with 3-4 players: a round is three rivals' turns, so one round.
+    "red": _search_levels(
+        "rollout",
+        {"budget": Budget(iterations=3), "candidates": 3, "horizon": 1},
+        {"budget": Budget(iterations=8), "candidates": 4, "horizon": 1},
+        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 2},
     ),
 }
 

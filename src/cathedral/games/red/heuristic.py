@@ -51,29 +51,43 @@ def _rate(state: RedState, pos: int) -> tuple[float, float]:
     return count + (pos - below) / gap, (tr.prestige(pos + HORIZON) - count) / HORIZON
 
 
-def _progress(state: RedState) -> dict[int, float]:
-    """Returns, per claimed unfinished slot, the share of the card counted as done: materials
-    delivered count fully, matching materials in its owner's hand count ``IN_HAND``."""
+def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
+    """Returns, per claimed unfinished slot, the share of the card counted as done (materials
+    delivered count fully, matching materials in its owner's hand count ``IN_HAND``), and
+    each player's materials in hand that no claimed card needs."""
     c = state.c
     out = {}
     spare = state.inv[:]
+    owner, built, need, slot_card = state.owner, state.built, state.need, state.slot_card
     for s in state.slots:
-        p = state.owner[s]
-        if p < 0 or state.built[s]:
+        p = owner[s]
+        if p < 0 or built[s]:
             continue
-        card = state.slot_card[s]
-        total = sum(c.card_cost[card])
+        card = slot_card[s]
+        total = _card_total(c, card)
         k, b = s * 6, p * 6
         done = float(total)
         for m in range(6):
-            need = state.need[k + m]
-            use = min(need, spare[b + m])
+            want = need[k + m]
+            if not want:
+                continue
+            use = min(want, spare[b + m])
             spare[b + m] -= use
-            done -= need - IN_HAND * use
+            done -= want - IN_HAND * use
         out[s] = CLAIM_BASE + (0.95 - CLAIM_BASE) * done / total
-    state_spare = [sum(spare[p * 6 : p * 6 + 6]) for p in range(state.n)]
-    out[-1] = state_spare  # type: ignore[assignment]
-    return out
+    return out, [sum(spare[p * 6 : p * 6 + 6]) for p in range(state.n)]
+
+
+_CARD_TOTALS: dict[int, tuple[object, list[int]]] = {}
+
+
+def _card_total(c, card: int) -> int:
+    """Returns the number of materials a card costs (cached per component set)."""
+    entry = _CARD_TOTALS.get(id(c))
+    if entry is None or entry[0] is not c:
+        entry = (c, [sum(cost) for cost in c.card_cost])
+        _CARD_TOTALS[id(c)] = entry
+    return entry[1][card]
 
 
 def expected_prestige(state: RedState) -> list[float]:
@@ -83,28 +97,32 @@ def expected_prestige(state: RedState) -> list[float]:
     if state.stage == S.OVER:
         return [float(x) for x in state.final]
     c, n = state.c, state.n
-    progress = _progress(state)
-    spare = progress.pop(-1)
+    progress, spare = _progress(state)
     towers = _tower_now(state, progress)
     out = []
+    rates = []
     for p in range(n):
         now, rate = _rate(state, state.pos[p])
+        rates.append(rate)
         v = now + towers[p] + RUBLE * state.rubles[p] + MATERIAL * spare[p]
         v += ORNAMENT * sum(state.orn_avail[p * 3 : p * 3 + 3])
-        for s, f in progress.items():
-            if state.owner[s] != p:
-                continue
-            card = state.slot_card[s]
-            v += f * (c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE)
-            threat = sum(
-                1 for u in range(s + 1, state.top_of(s) + 1)
-                if state.owner[u] >= 0 and state.owner[u] != p
-            )
-            v -= RISK * threat * rate * (1 - f)
-        if state.trigger < 0:
-            # the sixth completion's 3 prestige, approached section by section
-            v += 3 * (state.completed[p] / c.banners) ** 3
         out.append(v)
+    # Claimed cards in slot order (each player's terms add up in the same order as before).
+    owner = state.owner
+    for s, f in progress.items():
+        p = owner[s]
+        card = state.slot_card[s]
+        rate = rates[p]
+        out[p] += f * (c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE)
+        threat = 0
+        for u in range(s + 1, state.top_of(s) + 1):
+            if owner[u] >= 0 and owner[u] != p:
+                threat += 1
+        out[p] -= RISK * threat * rate * (1 - f)
+    if state.trigger < 0:
+        for p in range(n):
+            # the sixth completion's 3 prestige, approached section by section
+            out[p] += 3 * (state.completed[p] / c.banners) ** 3
     return out
 
 
@@ -128,6 +146,8 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
             if state.orn[s] >= 0:
                 value += 1
                 presence[state.orn[s]] += 1
+        if not value:
+            continue
         for p, pts in enumerate(_points(value, presence, thirds)):
             out[p] += pts
     return out
