@@ -144,7 +144,7 @@ def _allmer_or_skip():
 
 @pytest.mark.parametrize(
     "level", ["easy", "medium:seconds=0.5", "hard:seconds=0.5", "max:seconds=0.5",
-              "mcts:iterations=200"]
+              "mcts:iterations=200", "rollout:iterations=4"]
 )
 def test_every_level_above_random_takes_a_winning_conversion_in_allmer(level):
     game = _allmer_or_skip()
@@ -157,6 +157,22 @@ def test_every_level_above_random_takes_a_winning_conversion_in_allmer(level):
     agent = load_agent(level, game, seed=0)
     state.apply_action(agent.choose(state))
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "max:seconds=0.5"])
+def test_every_level_above_random_takes_a_winning_conversion_with_four_players(level):
+    _allmer_or_skip()
+    from cathedral.games.allmer.state import AllmerState
+
+    game = cathedral.load("allmer", players=4)
+    # Blue and Red are out; White's h4-h5 converts Black's run h6-h9 and leaves White alone.
+    state = AllmerState.from_position(
+        game, {"W": "h2 h3 h4 g2 i2", "B": "h6 h7 h8 h9 g13 i13", "U": "a8 b8", "R": "o8 n8"},
+        to_move=0,
+    )
+    agent = load_agent(level, game, seed=0)
+    state.apply_action(agent.choose(state))
+    assert state.is_terminal() and state.returns()[0] == 1.0
 
 
 @pytest.mark.parametrize("name", ["allmer", "red"])

@@ -510,7 +510,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "arena", help="play matches between computer players and rate them",
         description="Plays every pairing of the agents (levels, agent names or specs such as "
         "mcts:seconds=2) with colours swapped in pairs, in parallel processes, and reports "
-        "win/draw/loss with 95%% intervals, Bradley-Terry Elo and every game's record.",
+        "win/draw/loss with 95% intervals, Bradley-Terry Elo and every game's record.",
     )
     _configure(parser)
     return parser
