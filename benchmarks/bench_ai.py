@@ -1,4 +1,5 @@
-"""Search speed per game: MCTS simulations per second and alpha-beta nodes per second.
+"""Search speed per game: MCTS simulations, alpha-beta nodes and greedy rollouts (one round
+each) per second.
 
 Positions come from the middle of seeded random games (``cathedral.bench.position_suite``),
 so the figures are for the busy part of a game. Each search runs on one position for a fixed
@@ -16,7 +17,7 @@ import argparse
 import platform
 
 import cathedral
-from cathedral.ai import AlphaBetaAgent, Budget, MCTSAgent
+from cathedral.ai import AlphaBetaAgent, Budget, MCTSAgent, RolloutAgent
 from cathedral.bench import position_suite
 
 SETTINGS = {
@@ -38,13 +39,14 @@ def measure(game_name: str, seconds: float, positions: int) -> dict[str, float]:
         ("mcts_random_playouts_per_s", lambda: MCTSAgent(
             seed=0, budget=budget, reuse=False, prior_depth=0, sample=1, playout_depth=200)),
         ("alphabeta_nodes_per_s", lambda: AlphaBetaAgent(seed=0, budget=budget)),
+        ("rollouts_per_s", lambda: RolloutAgent(seed=0, budget=budget, candidates=5)),
     ):
         work = elapsed = 0.0
         for state in chosen:
             info = make().analyse(state)
             work += info.iterations
             elapsed += info.seconds
-        out[label] = work / elapsed
+        out[label] = work / elapsed if elapsed else 0.0
     out["positions"] = len(chosen)
     out["mean_legal_actions"] = sum(len(s.legal_actions()) for s in chosen) / len(chosen)
     return out
