@@ -25,7 +25,7 @@ The searches per game:
   all steps is played out greedily by everyone for 1 / 2 / 3 rounds and scored by
   ``evaluate()`` (medium / hard / max; a few hundredths of a second per step for hard).
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
-  decisions, 2 players: 3 / 5 / 8 candidates, 1 / 2 / 3 rounds, 1 / 3 / 5 s of dice samples;
+  decisions, 2 players: 3 / 5 / 8 candidates, 1 / 2 / 3 rounds, 1 / 2 / 5 s of dice samples;
   3-4 players: 3 / 4 / 8 candidates, 1 / 1 / 2 rounds, 1 / 2 / 5 s of samples (medium /
   hard / max). A few tenths of a second per decision for hard.
 - any other game: MCTS.
@@ -76,12 +76,12 @@ LEVELS: dict[str, dict[str, Spec]] = {
     ),
     # The Red Cathedral: greedy rollouts (the greedy player is the opponent's exact model,
     # short of the dice), the best 3 / 5 / 8 decisions played out for 1 / 2 / 3 rounds on
-    # 1 / 3 / as many dice samples as 5 s allow (a turn is many decisions), compared on the
+    # 1 / 2 / as many dice samples as 5 s allow (a turn is many decisions), compared on the
     # same dice.
     "red": _search_levels(
         "rollout",
         {"budget": Budget(iterations=3), "candidates": 3, "horizon": 1},
-        {"budget": Budget(iterations=15), "candidates": 5, "horizon": 2},
+        {"budget": Budget(iterations=10), "candidates": 5, "horizon": 2},
         {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 3},
     ),
 }

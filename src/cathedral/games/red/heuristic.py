@@ -159,15 +159,53 @@ def _points(value: float, presence: list[float], thirds: bool) -> list[float]:
     return [x / 10 for x in scaled]
 
 
+RACE_WEIGHT = 0.5
+"""Share of ``evaluate`` given to the race to the sixth completion."""
+RACE_SCALE = 1.5
+"""Sections of lead in that race that make ``evaluate``'s race half worth about 0.6."""
+
+
+def race(state: RedState) -> list[float]:
+    """Returns each player's way toward the sixth completion that ends the game: sections
+    completed, plus the best claimed unfinished ones (as many as are still wanted) counted by
+    their progress share."""
+    progress, _ = _progress(state)
+    shares: list[list[float]] = [[] for _ in range(state.n)]
+    for s, f in progress.items():
+        shares[state.owner[s]].append(f)
+    banners = state.c.banners
+    out = []
+    for p in range(state.n):
+        wanted = max(banners - state.completed[p], 0)
+        out.append(state.completed[p] + sum(sorted(shares[p], reverse=True)[:wanted]))
+    return out
+
+
 def evaluate(state: RedState) -> list[float]:
-    """Returns per player tanh((own expected prestige - the best rival's) / 10), in (-1, 1)."""
+    """Returns per player a value in (-1, 1): half the lead in expected prestige over the best
+    rival (tanh of a tenth of it), half the lead in the race to the sixth completion (tanh of
+    it over ``RACE_SCALE``) while nobody has ended the game.
+
+    The race half is there because the player who completes a sixth section first wins
+    almost every game between greedy players (19 of 20 in an arena sample): the rivals'
+    unfinished cards stop counting, and the 3 prestige go to the finisher. Expected prestige
+    alone sees none of that, so searches built on it raced too slowly.
+    """
     e = expected_prestige(state)
     if len(e) < 2:
         return [0.0] * len(e)
+    from cathedral.games.red import state as S
+
+    racing = state.stage != S.OVER and state.trigger < 0
+    r = race(state) if racing else None
     out = []
     for p, v in enumerate(e):
         rival = max(x for q, x in enumerate(e) if q != p)
-        out.append(math.tanh((v - rival) / 10))
+        value = math.tanh((v - rival) / 10)
+        if r is not None:
+            ahead = r[p] - max(x for q, x in enumerate(r) if q != p)
+            value = (1 - RACE_WEIGHT) * value + RACE_WEIGHT * math.tanh(ahead / RACE_SCALE)
+        out.append(value)
     return out
 
 
