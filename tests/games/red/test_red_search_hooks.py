@@ -1,8 +1,12 @@
-"""The search hooks of red: a position key that ignores the path and tracks the position."""
+"""The search hooks of red: a position key that ignores the path and tracks the position, and
+the evaluation's race to the sixth completion."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
+from red_positions import give, play
 
 import cathedral
 from cathedral.testing import random_action
@@ -44,3 +48,21 @@ def test_indices_out_of_range_in_a_state_json_are_rejected():
     data["state"]["ws_tile"][0] = 99
     with pytest.raises(cathedral.StateError, match="ws_tile"):
         game.state_from_json(json.dumps(data))
+
+
+def test_evaluate_counts_the_race_to_the_sixth_completion(red2):
+    from cathedral.games.red.components import MATERIALS
+    from cathedral.games.red.heuristic import CLAIM_BASE, IN_HAND, evaluate, race
+
+    state = red2  # the known setup (red_positions.setup)
+    play(state, "claim T1.1", "tile down 1")
+    assert race(state) == [CLAIM_BASE, 0.0]  # a claimed card, nothing delivered yet
+    cost = state.c.card_cost[state.slot_card[0]]
+    give(state, 0, **{MATERIALS[m]: n for m, n in enumerate(cost) if n})
+    share = CLAIM_BASE + (0.95 - CLAIM_BASE) * IN_HAND  # every material in hand
+    assert race(state) == [pytest.approx(share), 0.0]
+    values = evaluate(state)
+    assert values[0] > 0 > values[1]
+    # Completed sections count whole.
+    state.completed[1] = state.c.banners
+    assert race(state)[1] == state.c.banners
