@@ -210,7 +210,7 @@ def test_alphabeta_with_contempt_scores_a_position_met_again_as_a_draw():
     game = _allmer_or_skip()
     from cathedral.games.allmer.state import AllmerState
 
-    # Far apart, nothing to convert: every line is worth 0 except a return to the start.
+    # Far apart, nothing to convert: every line is worth about 0 except a return to the start.
     start = AllmerState.from_position(
         game, {"W": "g1 h1 i1 h2 h3", "B": "g15 h15 i15 h14 h13"}, to_move=0
     )
@@ -225,7 +225,7 @@ def test_alphabeta_with_contempt_scores_a_position_met_again_as_a_draw():
         agent._deadline, agent._root = Deadline(Budget(depth=2)), 0
         values[contempt] = agent._search(later.clone(), 1, -math.inf, math.inf, 0)
     assert values[0.3] == pytest.approx(-0.3)  # Black steps back and White holds a "draw"
-    assert values[0.0] == pytest.approx(0.0)
+    assert abs(values[0.0]) < 0.1  # without contempt, only the centre term moves it
     # A new game forgets the positions of the last one.
     agent = AlphaBetaAgent(seed=0, budget=Budget(depth=1), contempt=0.3)
     agent.analyse(later)

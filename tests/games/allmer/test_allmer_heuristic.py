@@ -82,6 +82,13 @@ def test_evaluate_is_bounded_and_favours_the_stronger_side():
     assert values[0] > 0.3 > -0.3 > values[1]
 
 
+def test_evaluate_prefers_stones_near_the_centre():
+    far = position({"W": "h1 h2 h3 g1 i1", "B": "h15 h14 h13 g15 i15"})
+    near = position({"W": "h1 h2 h7 g1 i1", "B": "h15 h14 h13 g15 i15"})  # h3 stood on h7
+    assert far.evaluate()[0] == pytest.approx(0.0)  # mirror images of each other
+    assert near.evaluate()[0] > 0.01  # even material, no threats: the centre decides
+
+
 def test_evaluate_of_a_finished_game_is_its_returns():
     state = play(position({"W": "h6 " + FILLERS["W"], "B": "h8 h9 o6 o7 o8"}), "h6-h7A")
     assert state.evaluate() == state.returns() == [1.0, -1.0]

