@@ -44,9 +44,10 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:
         except (ImportError, AttributeError):  # a game still being written: not in the menu
             continue
         info = cls.info
-        sub = by_game.add_parser(
-            name, help=info.summary, description=f"{info.title}. {info.summary}"
-        )
+        about = info.summary
+        if not about.startswith(info.title):
+            about = f"{info.title}. {about}"
+        sub = by_game.add_parser(name, help=info.summary, description=about)
         for param in info.parameters:
             kwargs: dict = {"help": f"{param.help} (default: {param.default})", "default": None}
             if param.choices:
