@@ -36,6 +36,12 @@ def chance_sample(state: State, rng: random.Random) -> Action:
     return outcomes[-1][0]
 
 
+def pick_best(scored: list[tuple[Action, float]], rng: random.Random) -> Action:
+    """Returns the best-scored action, ties broken by ``rng``."""
+    best = max(score for _, score in scored)
+    return rng.choice([a for a, score in scored if score >= best - 1e-9])
+
+
 class Agent:
     """A computer player. Subclasses implement ``choose`` (and ``analyse`` when they search).
 
@@ -87,8 +93,7 @@ class GreedyAgent(Agent):
 
     def analyse(self, state: State) -> SearchInfo:
         scored = state.action_heuristics()
-        best = max(score for _, score in scored)
-        action = self.rng.choice([a for a, score in scored if score >= best - 1e-9])
+        action = pick_best(scored, self.rng)
         child = state.clone()
         child._apply_action(action)
         ranking = sorted(scored, key=lambda item: -item[1])

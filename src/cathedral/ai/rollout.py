@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from cathedral.ai.base import Agent, chance_sample, static_values
+from cathedral.ai.base import Agent, chance_sample, pick_best, static_values
 from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
 from cathedral.ai.mcts import play
 from cathedral.core.contract import CHANCE, TERMINAL, Action, State
@@ -33,11 +33,9 @@ def greedy_action(state: State, rng: random.Random) -> Action:
     """Returns the action ``action_heuristics`` scores best (ties at random; any legal action
     when the game has no heuristic)."""
     try:
-        scored = state.action_heuristics()
+        return pick_best(state.action_heuristics(), rng)
     except NotImplementedError:
         return rng.choice(state.legal_actions())
-    best = max(score for _, score in scored)
-    return rng.choice([a for a, score in scored if score >= best - 1e-9])
 
 
 class RolloutAgent(Agent):
