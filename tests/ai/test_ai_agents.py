@@ -265,6 +265,18 @@ def test_rollout_keeps_its_time_budget_with_a_fake_clock():
     assert info.seconds <= 0.05 + 0.02 and info.iterations >= 2
 
 
+def test_rollout_does_not_start_a_pass_the_time_left_cannot_finish():
+    from cathedral.ai import RolloutAgent
+
+    state = _classic_midgame(2)
+    # Reads at 0 (start), 0.3 (pass begins), 0.6 (budget check), 0.9 (pass ends): a pass
+    # seems to take 0.6 s, and 0.9 + 0.6 is past the 1 s budget, so no second pass.
+    clock = FakeClock(step=0.3)
+    info = RolloutAgent(seed=0, budget=Budget(seconds=1.0), candidates=2,
+                        clock=clock).analyse(state)
+    assert info.iterations == 2
+
+
 def test_rollout_answers_a_forced_move_without_searching():
     from cathedral.ai import RolloutAgent
 

@@ -9,8 +9,9 @@ for the mover, and a candidate's value is the mean over its rollouts. Rollouts o
 candidates share their random numbers (the *n*-th rollout of every candidate draws from the
 same seed), so candidates are compared on the same dice rather than on luck.
 
-Rollouts go round-robin over the candidates until the budget is spent (at least one each),
-so the answer improves with time; with an ``iterations`` budget (rollouts) it is
+Rollouts go round-robin over the candidates in whole passes until the budget is spent (at
+least one pass; with a time limit, no pass that the time left cannot finish), so the answer
+improves with time; with an ``iterations`` budget (rollouts) it is
 deterministic under a seed. A decision with one legal action costs nothing.
 
 Why it beats the greedy player it is built on: the greedy player scores a decision on its
@@ -97,7 +98,9 @@ class RolloutAgent(Agent):
         tried = [a for a, _ in scored[: self.candidates]]
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
+        seconds = self.budget.seconds
         while True:
+            began = deadline.elapsed()
             seed = self.rng.getrandbits(64)
             for action in tried:
                 values = self._rollout(state, action, me, random.Random(seed))
@@ -107,6 +110,11 @@ class RolloutAgent(Agent):
             runs += 1
             deadline.iterations = runs * len(tried)
             if deadline.expired():
+                break
+            # Passes are whole (every candidate on the same dice): stop rather than start one
+            # that the time left cannot finish.
+            now = deadline.elapsed()
+            if seconds is not None and now + (now - began) > seconds:
                 break
         means = {a: [v / runs for v in totals[a]] for a in tried}
         # The heuristic's order breaks ties (sort is stable).
