@@ -36,6 +36,10 @@ RUNS: dict[str, tuple[str, list[str], dict]] = {
     # targets: red hard beats greedy in >= 75% (2p), wins >= 40% of 4p games vs three greedy
     "red_hard_greedy": ("red", ["hard", "greedy"], {}),
     "red4_hard_greedy": ("red", ["hard", "greedy"], {"players": 4}),
+    # no targets: what medium is worth and how fast it answers (limit 2 s)
+    "allmer4_medium_greedy": ("allmer", ["medium", "greedy"], {"players": 4}),
+    "red_medium_greedy": ("red", ["medium", "greedy"], {}),
+    "red4_medium_greedy": ("red", ["medium", "greedy"], {"players": 4}),
 }
 
 

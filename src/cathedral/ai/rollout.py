@@ -1,5 +1,7 @@
 """Policy rollout over the greedy player: one step of policy improvement (Bertsekas' rollout
-algorithm), for games where a turn is many small decisions and chance comes every turn.
+algorithm). Made for games where a turn is many small decisions and chance comes every turn
+(the Red Cathedral), and for more than two players, where a deep search would have to assume
+everybody plays against it (Allmer's game with 4).
 
 For the player to move, the ``candidates`` actions the game's heuristic likes best are each
 played on a copy, then every player (the mover included) continues greedily, chance sampled,
@@ -11,8 +13,8 @@ same seed), so candidates are compared on the same dice rather than on luck.
 
 Rollouts go round-robin over the candidates in whole passes until the budget is spent (at
 least one pass; with a time limit, no pass that the time left cannot finish), so the answer
-improves with time; with an ``iterations`` budget (rollouts) it is
-deterministic under a seed. A decision with one legal action costs nothing.
+improves with time; with an ``iterations`` budget (rollouts) it is deterministic under a
+seed. A decision with one legal action costs nothing.
 
 Why it beats the greedy player it is built on: the greedy player scores a decision on its
 own, while a rollout sees how the rest of the turn fits it and what the rivals' replies and
