@@ -277,6 +277,19 @@ def test_rollout_does_not_start_a_pass_the_time_left_cannot_finish():
     assert info.iterations == 2
 
 
+def test_rollout_cuts_its_first_pass_at_the_time_limit():
+    from cathedral.ai import RolloutAgent
+
+    state = _classic_midgame(2)
+    # Reads at 0 (start), 0.3 (pass begins), 0.6 (before the second candidate): out of time.
+    clock = FakeClock(step=0.3)
+    info = RolloutAgent(seed=0, budget=Budget(seconds=0.5, iterations=30), candidates=3,
+                        clock=clock).analyse(state)
+    assert info.iterations == 1 and len(info.scores) == 1
+    best_by_heuristic = max(state.action_heuristics(), key=lambda item: item[1])[1]
+    assert dict(state.action_heuristics())[info.action] == best_by_heuristic
+
+
 def test_rollout_answers_a_forced_move_without_searching():
     from cathedral.ai import RolloutAgent
 

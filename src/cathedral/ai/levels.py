@@ -21,13 +21,14 @@ The searches per game:
 - ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
   conversions) and contempt for draws and repeated positions; medium 0.1 s and hard 0.25 s
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
-  players, greedy rollouts (``cathedral.ai.rollout``): each of the heuristic's best 6 / 12 /
-  all steps is played out greedily by everyone for 1 / 2 / 3 rounds and scored by
-  ``evaluate()`` (medium / hard / max; a few hundredths of a second per step for hard).
+  players, greedy rollouts (``cathedral.ai.rollout``): each of the heuristic's best 6 / 16 /
+  all steps is played out greedily by everyone for a round and scored by ``evaluate()``
+  (medium / hard / max), within 1 / 5 / 20 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
   decisions, 2 players: 3 / 5 / 8 candidates, 1 / 2 / 3 rounds, 1 / 2 / 5 s of dice samples;
   3-4 players: 3 / 4 / 8 candidates, 1 / 1 / 2 rounds, 1 / 2 / 5 s of samples (medium /
-  hard / max). A few tenths of a second per decision for hard.
+  hard / max). A few tenths of a second per decision for hard; every rollout level also
+  stops at 1 s (medium) or 5 s (hard and max) whatever its other limits.
 - any other game: MCTS.
 """
 
@@ -80,8 +81,8 @@ LEVELS: dict[str, dict[str, Spec]] = {
     # same dice.
     "red": _search_levels(
         "rollout",
-        {"budget": Budget(iterations=3), "candidates": 3, "horizon": 1},
-        {"budget": Budget(iterations=10), "candidates": 5, "horizon": 2},
+        {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
+        {"budget": Budget(iterations=10, seconds=5.0), "candidates": 5, "horizon": 2},
         {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 3},
     ),
 }
@@ -96,18 +97,20 @@ MULTIPLAYER_LEVELS: dict[str, Spec] = _search_levels(
 
 MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # Allmer's game with 4 players: no chance, so one greedy rollout per candidate says all a
-    # rollout can (more only re-breaks the greedy players' ties); the budget is one pass.
+    # rollout can (more only re-breaks the greedy players' ties): one pass over 6 / 16 / every
+    # step. One round: longer rollouts lean on the rivals being greedy, and a 2-round hard
+    # lost 39 of 40 games to three 1-round mediums.
     "allmer": _search_levels(
         "rollout",
-        {"budget": Budget(iterations=6), "candidates": 6, "horizon": 1},
-        {"budget": Budget(iterations=12), "candidates": 12, "horizon": 2},
-        {"budget": Budget(iterations=1, seconds=20.0), "candidates": None, "horizon": 3},
+        {"budget": Budget(iterations=6, seconds=1.0), "candidates": 6, "horizon": 1},
+        {"budget": Budget(iterations=16, seconds=5.0), "candidates": 16, "horizon": 1},
+        {"budget": Budget(iterations=1, seconds=20.0), "candidates": None, "horizon": 1},
     ),
     # The Red Cathedral with 3-4 players: a round is three rivals' turns, so one round.
     "red": _search_levels(
         "rollout",
-        {"budget": Budget(iterations=3), "candidates": 3, "horizon": 1},
-        {"budget": Budget(iterations=8), "candidates": 4, "horizon": 1},
+        {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
+        {"budget": Budget(iterations=8, seconds=5.0), "candidates": 4, "horizon": 1},
         {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 2},
     ),
 }

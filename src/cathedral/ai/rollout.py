@@ -12,9 +12,9 @@ candidates share their random numbers (the *n*-th rollout of every candidate dra
 same seed), so candidates are compared on the same dice rather than on luck.
 
 Rollouts go round-robin over the candidates in whole passes until the budget is spent (at
-least one pass; with a time limit, no pass that the time left cannot finish), so the answer
-improves with time; with an ``iterations`` budget (rollouts) it is deterministic under a
-seed. A decision with one legal action costs nothing.
+least one pass, cut short only by a time limit; no further pass that the time left cannot
+finish), so the answer improves with time; with an ``iterations`` budget alone it is
+deterministic under a seed. A decision with one legal action costs nothing.
 
 Why it beats the greedy player it is built on: the greedy player scores a decision on its
 own, while a rollout sees how the rest of the turn fits it and what the rivals' replies and
@@ -104,7 +104,12 @@ class RolloutAgent(Agent):
         while True:
             began = deadline.elapsed()
             seed = self.rng.getrandbits(64)
-            for action in tried:
+            for done, action in enumerate(tried):
+                if runs == 0 and done and deadline.time_expired():
+                    # Out of time in the first pass: compare the candidates rolled out (the
+                    # heuristic's best first) rather than overrun the time limit.
+                    tried = tried[:done]
+                    break
                 values = self._rollout(state, action, me, random.Random(seed))
                 total = totals[action]
                 for i, v in enumerate(values):
