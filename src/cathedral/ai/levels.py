@@ -25,10 +25,10 @@ The searches per game:
   all steps is played out greedily by everyone for a round and scored by ``evaluate()``
   (medium / hard / max), within 1 / 5 / 20 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
-  decisions, 2 players: 3 / 6 / 8 candidates, 1 / 1 / 3 rounds, 1 / 4 / 5 s of dice samples;
-  3-4 players: 3 / 4 / 8 candidates, 1 / 1 / 2 rounds, 1 / 2 / 5 s of samples (medium /
-  hard / max). A few tenths of a second per decision for hard; every rollout level also
-  stops at 1 s (medium) or 5 s (hard and max) whatever its other limits.
+  decisions, played out for one round. 2 players: 3 / 6 / 8 candidates on 1 / 4 / 5 s of
+  dice samples; 3-4 players: 3 / 4 / 8 candidates on 1 / 2 / 5 s of samples (medium / hard /
+  max). A tenth of a second or so per decision for hard; every rollout level also stops at
+  1 s (medium) or 5 s (hard and max) whatever its other limits.
 - any other game: MCTS.
 """
 
@@ -76,7 +76,7 @@ LEVELS: dict[str, dict[str, Spec]] = {
         {"budget": Budget(seconds=10.0), "width": 16, "root_width": None, "contempt": 0.3},
     ),
     # The Red Cathedral: greedy rollouts (the greedy player is the opponent's exact model,
-    # short of the dice), the best 3 / 6 / 8 decisions played out for 1 / 1 / 3 rounds on
+    # short of the dice), the best 3 / 6 / 8 decisions played out for one round on
     # 1 / 4 / as many dice samples as 5 s allow (a turn is many decisions), compared on the
     # same dice. Hard rolls out one round: 5 candidates over 2 rounds beat greedy as well but
     # only drew level with medium (18-22 in 40 games); this one went 26-14.
@@ -84,7 +84,7 @@ LEVELS: dict[str, dict[str, Spec]] = {
         "rollout",
         {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
         {"budget": Budget(iterations=24, seconds=5.0), "candidates": 6, "horizon": 1},
-        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 3},
+        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 1},
     ),
 }
 
@@ -112,7 +112,7 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
         "rollout",
         {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
         {"budget": Budget(iterations=8, seconds=5.0), "candidates": 4, "horizon": 1},
-        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 2},
+        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 1},
     ),
 }
 
