@@ -146,7 +146,7 @@ def evaluate(state: AllmerState) -> list[float]:
         p: conversions_by_victim(state.board, p + 1, cfg.table, cfg.geo, cfg.withdraw)
         for p in alive
     }
-    centre = [0.0] * (n + 1)
+    centre = [0.0] * n
     if CENTRE:
         for point, colour in enumerate(state.board):
             if colour:
@@ -159,8 +159,7 @@ def evaluate(state: AllmerState) -> list[float]:
         threat = max(threats[p])
         exposure = max((threats[o][p + 1] for o in alive if o != p), default=0)
         value = counts[p] + (0.5 if p == state.player else 0.25) * threat - 0.5 * exposure
-        if CENTRE and counts[p]:
-            value += CENTRE * centre[p] / counts[p]
+        value += CENTRE * centre[p] / counts[p]  # alive: at least 4 stones
         if counts[p] - exposure < MIN_ALIVE:
             value -= 4.0
         raw.append(value)

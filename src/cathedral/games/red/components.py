@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -116,6 +116,11 @@ class Components:
     plan_ids: tuple[str, ...]
     plan_players: tuple[int, ...]
     plan_towers: tuple[tuple[int, ...], ...]
+
+    @cached_property
+    def card_total(self) -> tuple[int, ...]:
+        """Materials each card costs in all."""
+        return tuple(sum(cost) for cost in self.card_cost)
 
     def plans_for(self, players: int) -> list[int]:
         return [i for i, n in enumerate(self.plan_players) if n == players]

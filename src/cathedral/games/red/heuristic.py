@@ -64,7 +64,7 @@ def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
         if p < 0 or built[s]:
             continue
         card = slot_card[s]
-        total = _card_total(c, card)
+        total = c.card_total[card]
         k, b = s * 6, p * 6
         done = float(total)
         for m in range(6):
@@ -78,26 +78,18 @@ def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
     return out, [sum(spare[p * 6 : p * 6 + 6]) for p in range(state.n)]
 
 
-_CARD_TOTALS: dict[int, tuple[object, list[int]]] = {}
-
-
-def _card_total(c, card: int) -> int:
-    """Returns the number of materials a card costs (cached per component set)."""
-    entry = _CARD_TOTALS.get(id(c))
-    if entry is None or entry[0] is not c:
-        entry = (c, [sum(cost) for cost in c.card_cost])
-        _CARD_TOTALS[id(c)] = entry
-    return entry[1][card]
-
-
 def expected_prestige(state: RedState) -> list[float]:
     """Returns each player's expected final prestige (a heuristic, not a forecast)."""
     from cathedral.games.red import state as S
 
     if state.stage == S.OVER:
         return [float(x) for x in state.final]
+    return _expected(state, *_progress(state))
+
+
+def _expected(state: RedState, progress: dict[int, float], spare: list[int]) -> list[float]:
+    """``expected_prestige`` of a game in play, from its ``_progress``."""
     c, n = state.c, state.n
-    progress, spare = _progress(state)
     towers = _tower_now(state, progress)
     out = []
     rates = []
@@ -107,7 +99,7 @@ def expected_prestige(state: RedState) -> list[float]:
         v = now + towers[p] + RUBLE * state.rubles[p] + MATERIAL * spare[p]
         v += ORNAMENT * sum(state.orn_avail[p * 3 : p * 3 + 3])
         out.append(v)
-    # Claimed cards in slot order (each player's terms add up in the same order as before).
+    # Claimed cards, in slot order.
     owner = state.owner
     for s, f in progress.items():
         p = owner[s]
@@ -169,7 +161,11 @@ def race(state: RedState) -> list[float]:
     """Returns each player's way toward the sixth completion that ends the game: sections
     completed, plus the best claimed unfinished ones (as many as are still wanted) counted by
     their progress share."""
-    progress, _ = _progress(state)
+    return _race(state, _progress(state)[0])
+
+
+def _race(state: RedState, progress: dict[int, float]) -> list[float]:
+    """``race`` from the game's ``_progress``."""
     shares: list[list[float]] = [[] for _ in range(state.n)]
     for s, f in progress.items():
         shares[state.owner[s]].append(f)
@@ -191,13 +187,16 @@ def evaluate(state: RedState) -> list[float]:
     unfinished cards stop counting, and the 3 prestige go to the finisher. Expected prestige
     alone sees none of that, so searches built on it raced too slowly.
     """
-    e = expected_prestige(state)
-    if len(e) < 2:
-        return [0.0] * len(e)
     from cathedral.games.red import state as S
 
-    racing = state.stage != S.OVER and state.trigger < 0
-    r = race(state) if racing else None
+    if state.n < 2:
+        return [0.0] * state.n
+    if state.stage == S.OVER:
+        e, r = expected_prestige(state), None
+    else:
+        progress, spare = _progress(state)
+        e = _expected(state, progress, spare)
+        r = _race(state, progress) if state.trigger < 0 else None
     out = []
     for p, v in enumerate(e):
         rival = max(x for q, x in enumerate(e) if q != p)
