@@ -1,8 +1,26 @@
 #!/usr/bin/env bash
 # Installs everything the tests need into .venv (on a fresh clone too), then runs ruff and the
 # whole test suite. Extra arguments go to pytest.
+#
+# The tests start real services themselves (PostgreSQL, a browser) on temporary directories
+# and free ports; this script only makes sure Debian's packages for them are installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "installing Debian packages: ${need[*]}"
+        apt-get update -q
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+    else
+        echo "missing Debian packages (tests that need them are skipped): ${need[*]}" >&2
+    fi
+fi
+
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
