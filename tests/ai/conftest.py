@@ -5,12 +5,9 @@
 earns another move, so the same player moves twice in a row), ``dice`` (before every move a
 chance node removes 0 or 1 stone, each with probability 1/2, but never the last one),
 ``players`` (2 or 3).
-Also: the slow-test switch (``CATHEDRAL_SLOW=1`` runs tests marked ``slow``).
 """
 
 from __future__ import annotations
-
-import os
 
 import numpy as np
 import pytest
@@ -166,11 +163,3 @@ def brute_force():
     """``brute_force(state)`` returns the exact value vector of a state."""
     return solve
 
-
-def pytest_collection_modifyitems(config, items):
-    if os.environ.get("CATHEDRAL_SLOW") == "1":
-        return
-    skip = pytest.mark.skip(reason="slow: set CATHEDRAL_SLOW=1 to run")
-    for item in items:
-        if "slow" in item.keywords and "tests/ai" in str(item.fspath).replace("\\", "/"):
-            item.add_marker(skip)
