@@ -256,6 +256,15 @@ class State(ABC):
         example which stone must continue a chain); empty when nothing."""
         return ""
 
+    def picture(self) -> dict:
+        """Returns a plain JSON-ready picture of the position and of what each legal move
+        would do, for graphical front ends (the browser draws it and never re-implements a
+        rule). Every move entry carries its action number and notation.
+
+        Games that have a graphical front end override it.
+        """
+        raise NotImplementedError(f"{self.game.name} has no picture for graphical front ends")
+
     def evaluate(self) -> list[float]:
         """Returns a cheap static value per player, roughly in [-1, 1] (search hook).
 

@@ -523,6 +523,11 @@ class AllmerState(State):
     def render(self, *, color: bool = False) -> str:
         return render.text_board(self, color=color)
 
+    def picture(self) -> dict:
+        from cathedral.games.allmer.picture import picture
+
+        return picture(self)
+
     def prompt_hint(self) -> str:
         if self.termination is not None or self.chain < 0:
             return ""

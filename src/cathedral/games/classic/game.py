@@ -306,6 +306,11 @@ class ClassicState(State):
     def __str__(self) -> str:
         return self.render()
 
+    def picture(self) -> dict:
+        from cathedral.games.classic.picture import picture
+
+        return picture(self)
+
     def render(self, *, color: bool = False) -> str:
         last = self._history[-1] if self._history else None
         text = board_text(self.position, last_action=last, color=color)
