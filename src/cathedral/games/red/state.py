@@ -733,6 +733,11 @@ class RedState(State):
 
         return render_text(self, color=color)
 
+    def picture(self) -> dict:
+        from cathedral.games.red.picture import picture
+
+        return picture(self)
+
     def prompt_hint(self) -> str:
         from cathedral.games.red.render import prompt_hint
 
