@@ -123,16 +123,30 @@ class Record:
         )
 
     def new_initial_state(self) -> State:
-        """Returns the starting state of this record's game."""
+        """Returns the starting state of this record's game, under the rules it was written
+        with: a record of an older rules version replays only where the game can express
+        those rules with today's parameters (``params_for_rules_version``); otherwise it is
+        refused, never replayed under rules it was not played by.
+
+        Raises:
+            RecordError: bad parameters, or an older rules version the game cannot replay.
+        """
         try:
             game = load(self.game, **self.params)
+            if game.rules_version != self.rules_version:
+                upgrade = getattr(type(game), "params_for_rules_version", None)
+                params = upgrade(self.rules_version, self.params) if upgrade else None
+                if params is None:
+                    raise RecordError(
+                        f"record written under {self.game} rules version {self.rules_version}, "
+                        f"this program plays version {game.rules_version} and cannot replay "
+                        f"that version's rules (refused rather than replayed under other rules)"
+                    )
+                game = load(self.game, **params)
+        except RecordError:
+            raise
         except CathedralError as exc:
             raise RecordError(f"corrupt record: {exc}") from None
-        if game.rules_version != self.rules_version:
-            raise RecordError(
-                f"record written under {self.game} rules version {self.rules_version}, "
-                f"this is version {game.rules_version}"
-            )
         return game.new_initial_state()
 
     def replay(self) -> Iterator[State]:

@@ -233,10 +233,10 @@ def test_copy_tile_takes_the_yield_under_the_named_die(red2):
 
 def test_reroll_once_per_turn(red2):
     s = red2
-    s.pos[RED] = 14  # prestige spaces 5 and 9 lie below
+    s.pos[RED] = 14  # prestige spaces 5 and 10 lie below
     assert "reroll 1" in moves(s) and "reroll 5" not in moves(s)  # only spaces with dice
     play(s, "reroll 1")
-    assert s.pos[RED] == 9 and s.is_chance_node()
+    assert s.pos[RED] == 10 and s.is_chance_node()
     roll(s, 6)
     assert s.dice_pips[1] == 6 and s.current_player() == RED
     assert not any(m.startswith("reroll") for m in moves(s))
@@ -249,9 +249,9 @@ def test_rubles_for_prestige_and_its_floor(red2):
     assert "rubles" not in moves(s)  # marker on 2: no prestige space below
     with pytest.raises(IllegalActionError, match="no prestige space lies below"):
         s.string_to_action("rubles")
-    s.pos[RED] = 12  # between the prestige spaces 9 and 14
+    s.pos[RED] = 12  # between the prestige spaces 10 and 14
     play(s, "rubles")
-    assert s.pos[RED] == 9 and s.rubles[RED] == 5
+    assert s.pos[RED] == 10 and s.rubles[RED] == 5
     play(s, "rubles")
     assert s.pos[RED] == 5 and s.rubles[RED] == 7
     assert "rubles" not in moves(s)  # 5 is the first prestige space: the floor
@@ -356,8 +356,8 @@ def _final(s, completed, ornaments, pos):
     return s.returns()
 
 
-def test_final_scoring_with_tied_towers_and_both_tie_breaks(red2):
-    s = red2
+def test_final_scoring_with_tied_towers_and_both_tie_breaks():
+    s = setup(cathedral.load("red", players=2, two_player_towers="seed"))
     # T1: Red's built foundation with Blue's door, Blue's built middle: presence 1 : 2
     _built(s, 0, RED)
     _built(s, 1, BLUE)
@@ -399,7 +399,7 @@ def test_leftovers_one_prestige_per_five(red2):
 
 def test_final_marker_moves_back_to_the_prestige_space_below(red2):
     s = red2
-    s.pos[RED] = 13  # between 9 (2nd) and 14 (3rd)
+    s.pos[RED] = 13  # between 10 (2nd) and 14 (3rd)
     assert s.final_breakdown()[RED]["track"] == 2
 
 

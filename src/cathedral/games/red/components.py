@@ -41,6 +41,9 @@ MAX_TAKE = 12
 """The largest market take the action space allows: yield (at most 4) x 3 dice."""
 
 SHIPPED = "reconstructed"
+LEGACY_SETS = {1: "reconstructed-1"}
+"""The shipped set of each older rules version, kept so that version's records replay."""
+SHIPPED_FILES = {SHIPPED: "reconstructed.json", LEGACY_SETS[1]: "reconstructed-1.json"}
 
 
 class ComponentError(ParameterError):
@@ -90,6 +93,8 @@ class Components:
     track_length: int
     track_start: int
     prestige_spaces: tuple[int, ...]
+    track_provenance: str
+    """Where each fact about the track comes from ("" when the file does not say)."""
     inventory_slots: int
     banners: int
     banners_in_inventory: int
@@ -221,6 +226,9 @@ def parse_components(data: Any, source: str = "<data>") -> Components:
     )
     if not prestige or list(prestige) != sorted(set(prestige)):
         raise ck.fail("track.prestige_spaces", "must be a non-empty, increasing list")
+    track_provenance = track.get("provenance", "")
+    if not isinstance(track_provenance, str):
+        raise ck.fail("track.provenance", "must be a text")
 
     inv = ck.obj(ck.field(data, "inventory", "top level"), "inventory")
     slots = ck.integer(ck.field(inv, "slots", "inventory"), "inventory.slots", 1, 30)
@@ -380,6 +388,7 @@ def parse_components(data: Any, source: str = "<data>") -> Components:
     return Components(
         name=str(name), provenance=provenance, supply=supply, starting_rubles=starting_rubles,
         track_length=length, track_start=start, prestige_spaces=prestige,
+        track_provenance=track_provenance,
         inventory_slots=slots, banners=banners, banners_in_inventory=in_inv,
         ornaments=ornaments, tile_resource=tuple(tile_resource), tile_yield=tuple(tile_yield),
         tile_ids=tuple(tile_ids), influence_ids=tuple(influence_ids),
@@ -429,8 +438,8 @@ def _influence(ck: _Checker, value: Any, where: str) -> Influence:
 
 
 def check_components_param(value: Any) -> str | None:
-    """The ``components`` parameter check: the shipped name or a loadable file path."""
-    if value == SHIPPED:
+    """The ``components`` parameter check: a shipped name or a loadable file path."""
+    if value in SHIPPED_FILES:
         return None
     try:
         load_components(value)
@@ -441,15 +450,16 @@ def check_components_param(value: Any) -> str | None:
 
 @lru_cache(maxsize=16)
 def load_components(source: str = SHIPPED) -> Components:
-    """Returns the component set named ``source``: ``"reconstructed"`` or a JSON file path.
+    """Returns the component set named ``source``: a shipped name (``"reconstructed"``,
+    ``"reconstructed-1"``) or a JSON file path.
 
     Raises:
         ComponentError: the file cannot be read, is not JSON, or breaks the schema.
     """
-    if source == SHIPPED:
-        text = resources.files("cathedral.games.red").joinpath("data", "reconstructed.json")
+    if source in SHIPPED_FILES:
+        text = resources.files("cathedral.games.red").joinpath("data", SHIPPED_FILES[source])
         raw = text.read_text(encoding="utf-8")
-        label = "reconstructed"
+        label = source
     else:
         path = Path(source)
         try:

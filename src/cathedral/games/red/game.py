@@ -9,6 +9,7 @@ from cathedral.core.contract import Game, GameInfo
 from cathedral.core.params import Param
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import (
+    LEGACY_SETS,
     MAX_HEIGHT,
     SHIPPED,
     Components,
@@ -26,21 +27,44 @@ class RedGame(Game):
     info = GameInfo(
         name="red",
         title="The Red Cathedral",
-        rules_version=1,
+        rules_version=2,
         seat_names=SEATS,
         parameters=(
             Param("players", 2, int, "number of players (2-4)", choices=(2, 3, 4)),
             Param("workshop", "basic", str, "workshop board side", choices=("basic", "advanced")),
             Param(
                 "components", SHIPPED, str,
-                "component data: 'reconstructed' (shipped) or the path of a JSON file",
+                "component data: 'reconstructed' (shipped), 'reconstructed-1' (the set of "
+                "rules version 1) or the path of a JSON file",
                 check=check_components_param,
             ),
             Param(
-                "two_player_towers", "seed", str,
-                "tower scoring with 2 players: 'seed' (2nd takes half) or 'thirds' (the "
-                "published variant: the loser takes a third, a tie scores nothing)",
-                choices=("seed", "thirds"),
+                "two_player_towers", "thirds", str,
+                "tower scoring with 2 players: 'thirds' (published: the greater presence takes "
+                "the value, the other a third rounded down, a tie scores nothing) or 'seed' "
+                "(the seed's ladder: the second takes half, ties split)",
+                choices=("thirds", "seed"),
+            ),
+            Param(
+                "lower_places", "one", str,
+                "tower scoring with 3-4 players, third place and below: 'one' (the seed: the "
+                "next player takes 1 point) or 'halving' (published: each place half of the "
+                "one before, rounded down)",
+                choices=("one", "halving"),
+            ),
+            Param(
+                "rubles_timing", "one_moment", str,
+                "when prestige may be sold for rubles: 'one_moment' (published: as often as "
+                "wanted, but all at one moment of the turn) or 'any_moment' (rules version "
+                "1: interleaved anywhere in the turn)",
+                choices=("one_moment", "any_moment"),
+            ),
+            Param(
+                "influence_layout", "random", str,
+                "which influence group sits on which market quadrant: 'random' (a setup "
+                "chance outcome; the seed says the position does not matter) or 'fixed' "
+                "(rules version 1: artisans, carriers, merchants, clergy on spaces 1-2 to 7-8)",
+                choices=("random", "fixed"),
             ),
             Param(
                 "turn_cap", 100, int,
@@ -64,8 +88,31 @@ class RedGame(Game):
         self.board_ornament = c.board_ornament[side]
         self.turn_cap = self.params["turn_cap"]
         self.track = Track(c.track_length, c.prestige_spaces)
+        p = self.params
+        self.thirds = p["two_player_towers"] == "thirds"
+        self.halving = p["lower_places"] == "halving"
+        self.sale_once = p["rubles_timing"] == "one_moment"
+        self.random_layout = p["influence_layout"] == "random"
         self._plan_slots: dict[int, tuple[int, ...]] = {}
         self._fill_order: dict[int, tuple[int, ...]] = {}
+
+    @classmethod
+    def params_for_rules_version(cls, version: int, params: dict) -> dict | None:
+        """Returns the parameters that play a record of rules ``version`` exactly under the
+        current rules, or None when that version cannot be replayed.
+
+        Rules version 1 (before issue 13) is rules version 2 with the options of that time:
+        the seed's tower ladder, sales of prestige at any moment, the fixed influence layout
+        and the component set of that time (``reconstructed-1``, its 90-space track).
+        """
+        if version != 1 or not isinstance(params, dict):
+            return None
+        old = dict(params)
+        if old.get("components", SHIPPED) == SHIPPED:
+            old["components"] = LEGACY_SETS[1]
+        old.setdefault("two_player_towers", "seed")
+        old.update(lower_places="one", rubles_timing="any_moment", influence_layout="fixed")
+        return old
 
     @property
     def num_players(self) -> int:
@@ -150,7 +197,16 @@ class RedGame(Game):
     def rules_text(self) -> str:
         text = resources.files("cathedral.games.red").joinpath("rules.md").read_text("utf-8")
         c = self.components
+        options = "\n".join(
+            f"- `{prm.name}` = `{self.params[prm.name]}` (default `{prm.default}`; "
+            f"{prm.expected()}): {prm.help}"
+            for prm in self.info.parameters
+        )
+        shipped = resources.files("cathedral.games.red").joinpath("data", "reconstructed.json")
+        track = f"\n\nThe score track: {c.track_provenance}" if c.track_provenance else ""
         return (
-            f"{text}\n## This game's component set\n\n`{self.params['components']}` "
-            f"({c.name}): {c.provenance}\n"
+            f"{text}\n## This game's options\n\n{options}\n"
+            f"\n## This game's component set\n\n`{self.params['components']}` "
+            f"({c.name}): {c.provenance}{track}\n\nThe shipped set is installed with this "
+            f"package at `{shipped}`.\n"
         )

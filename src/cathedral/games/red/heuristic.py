@@ -123,7 +123,7 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
     proportion to their progress."""
     n = state.n
     out = [0.0] * n
-    thirds = state.game.params["two_player_towers"] == "thirds"
+    thirds, halving = state.game.thirds, state.game.halving
     for t, height in enumerate(state.heights()):
         value = 0.0
         presence = [0.0] * n
@@ -140,14 +140,16 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
                 presence[state.orn[s]] += 1
         if not value:
             continue
-        for p, pts in enumerate(_points(value, presence, thirds)):
+        for p, pts in enumerate(_points(value, presence, thirds, halving)):
             out[p] += pts
     return out
 
 
-def _points(value: float, presence: list[float], thirds: bool) -> list[float]:
+def _points(value: float, presence: list[float], thirds: bool, halving: bool) -> list[float]:
     """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
-    scaled = tower_points(round(value * 10), [round(x * 10) for x in presence], thirds=thirds)
+    scaled = tower_points(
+        round(value * 10), [round(x * 10) for x in presence], thirds=thirds, halving=halving
+    )
     return [x / 10 for x in scaled]
 
 

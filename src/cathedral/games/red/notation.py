@@ -9,7 +9,9 @@ Player decisions (spaces and workshop spaces count from 1, ``T2.3`` is tower 2, 
   material), ``activate 2`` (the face-up tile on workshop space 2)
 - ``rubles``, ``reroll 6`` (market space 6), ``done``
 
-Chance outcomes: ``setup space 3 wood``, ``setup merchants M2``, ``setup plan 2B``,
+Chance outcomes: ``setup space 3 wood``, ``setup quadrant 1 merchants M2`` (the group on
+market quadrant 1, spaces 1-2, and its card; ``setup merchants M2`` with the fixed layout),
+``setup plan 2B``,
 ``setup T1.2 M07`` (a cathedral card), ``setup T1.2 W13`` (a workshop tile),
 ``setup die red space 4``, ``roll red 5``.
 
@@ -28,7 +30,6 @@ from cathedral.games.red.components import (
     MATERIALS,
     MAX_HEIGHT,
     MAX_TAKE,
-    MAX_WORKSHOP_SPACES,
     ORNAMENT_MATERIAL,
     ORNAMENTS,
 )
@@ -102,7 +103,11 @@ def chance_to_string(state: RedState, v: int) -> str:
         elif stage == S.S_TILES and v < 8:
             return f"setup space {state.step + 1} {c.tile_ids[v]}"
         elif stage == S.S_INFLUENCE and v < 12:
-            return f"setup {GROUPS[c.influence_group[v]]} {c.influence_ids[v]}"
+            text = f"setup {GROUPS[c.influence_group[v]]} {c.influence_ids[v]}"
+            if state.game.random_layout:
+                # which group sits on this quadrant is part of the outcome
+                return f"setup quadrant {state.step + 1} {text[6:]}"
+            return text
         elif stage == S.S_PLAN and v < len(c.plan_ids):
             return f"setup plan {c.plan_ids[v]}"
         elif stage == S.S_CARDS and v < 40:
@@ -195,7 +200,7 @@ def parse_action(state: RedState, norm: str, text: str) -> int:
         return A.CLAIM + _slot(args[0], text)
     if head == "tile":
         face = _word(args[0], ("down", "up"), "face", text)
-        k = _number(args[1], 1, MAX_WORKSHOP_SPACES, "a workshop space", text) - 1
+        k = _number(args[1], 1, len(state.game.board_cost), "a workshop space", text) - 1
         return A.TILE + 2 * k + face
     if head == "deliver":
         m = _word(args[0], MATERIALS, "material", text)
@@ -231,7 +236,8 @@ def parse_action(state: RedState, norm: str, text: str) -> int:
                 f"illegal move {text!r}: the moved die stands in the {here} quadrant"
             )
         return A.INFLUENCE + i * 7 + m
-    return A.ACTIVATE + _number(args[0], 1, MAX_WORKSHOP_SPACES, "a workshop space", text) - 1
+    spaces = len(state.game.board_die)
+    return A.ACTIVATE + _number(args[0], 1, spaces, "a workshop space", text) - 1
 
 
 def why_illegal(state: RedState, action: int) -> str:
@@ -253,6 +259,9 @@ def why_illegal(state: RedState, action: int) -> str:
     if name in ("rubles", "reroll"):
         if state.track.prev_space(state.pos[p]) < 0:
             return f"no prestige space lies below {who}'s marker"
+        if name == "rubles" and not state.can_sell(p):
+            return ("prestige is sold for rubles at one moment of the turn only, and "
+                    f"{who} sold earlier in this turn")
         if name == "reroll":
             if state.rerolled:
                 return "the re-roll is allowed once per turn"

@@ -101,7 +101,7 @@ def render_text(state: RedState, *, color: bool = False) -> str:
             acts = "   ".join(
                 f"{i + 1}) {a.describe()}" for i, a in enumerate(c.influence_actions[card])
             )
-            lines.append(f"  spaces {2 * q + 1}-{2 * q + 2} {GROUPS[q]:<9} "
+            lines.append(f"  spaces {2 * q + 1}-{2 * q + 2} {GROUPS[c.influence_group[card]]:<9} "
                          f"{c.influence_ids[card]}: {acts}")
 
     if state.plan >= 0:
@@ -204,10 +204,10 @@ def prompt_hint(state: RedState) -> str:
     p = state.cur
     name = state.game.player_names()[p]
     optional = []
-    if state.can_lose_prestige(p):
+    if state.can_sell(p):
         optional.append("rubles")
-        if not state.rerolled:
-            optional.append("reroll N")
+    if state.can_lose_prestige(p) and not state.rerolled:
+        optional.append("reroll N")
     opt = f"; optional: {', '.join(optional)}" if optional else ""
     phase = state.phase
     if phase == S.START:
@@ -221,15 +221,22 @@ def prompt_hint(state: RedState) -> str:
     if phase == S.BUILD:
         return f"{name}: {state.dleft} deliveries left (deliver, ornament) or done{opt}"
     if phase == S.MARKET:
+        # only what is legal now: a tile to activate is offered only if the player has one
+        legal = state.legal_actions()
         left = []
-        if not state.took:
+        if not state.took and state.take_limit(p):
             left.append(f"take up to {state.take_limit(p)} ({market_text(state, state.mspace)}"
                         f" x {state.dice_space.count(state.mspace)} dice)")
         card = state.infl[state.mspace >> 1]
-        if state.infl_act < 0 or not c.influence_actions[card][state.infl_act].lightning:
+        if any(A.INFLUENCE <= a < A.ACTIVATE for a in legal):
             left.append(f"influence {GROUPS[c.influence_group[card]]}")
-        if not state.activated:
-            left.append(f"activate a {DICE[state.mdie]} tile")
+        spaces = [a - A.ACTIVATE + 1 for a in legal if A.ACTIVATE <= a < A.CHANCE]
+        if spaces:
+            left.append(" or ".join(
+                f"activate {k} ({tile_text(state, state.ws_tile[p * S.W + k - 1])})"
+                for k in spaces))
+        if not left and state.can_sell(p):
+            left.append("rubles first to afford an influence action")
         return (f"{name} at market space {state.mspace + 1}: {', '.join(left)}; done ends the "
                 f"visit and rolls the dice there{opt}")
     return f"{name}: basic action done; done ends the turn{opt}"

@@ -67,13 +67,17 @@ class Track:
         return pos
 
 
-def tower_points(value: int, presence: Sequence[int], *, thirds: bool = False) -> list[int]:
+def tower_points(
+    value: int, presence: Sequence[int], *, thirds: bool = False, halving: bool = False
+) -> list[int]:
     """Returns each player's points from one tower worth ``value``.
 
     Seed rule: the highest presence takes ``value``, the second ``value // 2``, the third 1;
     tied players add up the points of the positions they fill and split them rounded down;
-    no presence, no points. ``thirds`` is the published two-player variant: the loser takes a
-    third (rounded down) and a tie scores nothing.
+    no presence, no points. ``halving`` is the published ladder for the third place and below
+    (each place half of the one before, rounded down: 11 -> 11, 5, 2, 1). ``thirds`` is the
+    published two-player rule: the greater presence takes the whole value, the other a third
+    of it (rounded down) if present, and a tie scores nothing for either.
     """
     n = len(presence)
     out = [0] * n
@@ -88,7 +92,9 @@ def tower_points(value: int, presence: Sequence[int], *, thirds: bool = False) -
         if presence[lo] > 0:
             out[lo] = value // 3
         return out
-    ladder = [value, value // 2, 1] + [0] * n
+    ladder = (
+        [value // (1 << k) for k in range(n)] if halving else [value, value // 2, 1] + [0] * n
+    )
     ranked = sorted((p for p in range(n) if presence[p] > 0), key=lambda p: -presence[p])
     i = 0
     while i < len(ranked):

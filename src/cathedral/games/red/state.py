@@ -27,6 +27,7 @@ from cathedral.core.contract import CHANCE, TERMINAL, State, check_history, rank
 from cathedral.core.errors import StateError
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import (
+    GROUPS,
     LEVELS,
     MAX_HEIGHT,
     MAX_WORKSHOP_SPACES,
@@ -46,6 +47,9 @@ STAGE_NAMES = ("tiles", "influence", "plan", "cards", "workshop", "dice", "play"
 # phases of a turn
 START, CLAIMED, BUILD, MARKET, AFTER = range(5)
 PHASE_NAMES = ("start", "claimed", "build", "market", "after")
+# the sale of prestige for rubles in this turn: none yet, selling now (the last decision was a
+# sale), over (a sale was followed by another decision: with rubles_timing=one_moment no more)
+NOT_SOLD, SELLING, SOLD = range(3)
 W = MAX_WORKSHOP_SPACES
 SLOTS = A.SLOTS
 
@@ -57,7 +61,7 @@ _LIST_FIELDS = (
 _INT_FIELDS = (
     "stage", "step", "plan", "cur", "phase", "rerolled", "dleft", "mspace", "mdie", "took",
     "infl_act", "infl_count", "activated", "claim_slot", "resume", "turns", "trigger",
-    "last_left",
+    "last_left", "sold",
 )
 
 
@@ -121,6 +125,7 @@ class RedState(State):
         self.turns = 0
         self.trigger = -1
         self.last_left = 0
+        self.sold = NOT_SOLD
         self.slots: tuple[int, ...] = ()
 
     # ----- plan geometry --------------------------------------------------------------------
@@ -165,7 +170,10 @@ class RedState(State):
             used = set(self.market)
             return [i for i in range(8) if i not in used]
         if stage == S_INFLUENCE:
-            return [i for i, g in enumerate(c.influence_group) if g == self.step]
+            if not self.game.random_layout:
+                return [i for i, g in enumerate(c.influence_group) if g == self.step]
+            placed = {c.influence_group[x] for x in self.infl if x >= 0}
+            return [i for i, g in enumerate(c.influence_group) if g not in placed]
         if stage == S_PLAN:
             return c.plans_for(self.n)
         if stage == S_CARDS:
@@ -196,7 +204,36 @@ class RedState(State):
     # ----- legal actions ------------------------------------------------------------------------
 
     def can_lose_prestige(self, p: int) -> bool:
+        """Whether a prestige space lies below ``p``'s marker (the first one cannot be lost)."""
         return self.track.prev_space(self.pos[p]) >= 0
+
+    def can_sell(self, p: int) -> bool:
+        """Whether ``p`` may sell a prestige point for 2 rubles now: a prestige space below
+        the marker and, with ``rubles_timing=one_moment``, no earlier sale this turn that
+        another decision has followed."""
+        if self.track.prev_space(self.pos[p]) < 0:
+            return False
+        return not self.game.sale_once or self.sold != SOLD
+
+    def layout(self) -> list[int]:
+        """Returns the influence group on each market quadrant (-1 before it is drawn)."""
+        return [self.c.influence_group[x] if x >= 0 else -1 for x in self.infl]
+
+    def _sale_opens_influence(self, p: int) -> bool:
+        """Whether selling prestige now (as often as the track allows) would make an influence
+        action of this market visit affordable: the visit then stays open for the sale."""
+        if not self.game.sale_once or not self.can_sell(p):
+            return False
+        sales, pos = 0, self.pos[p]
+        while (pos := self.track.prev_space(pos)) >= 0:
+            sales += 1
+        self.rubles[p] += 2 * sales
+        try:
+            scratch: list[int] = []
+            self._market_actions(p, scratch)
+        finally:
+            self.rubles[p] -= 2 * sales
+        return any(A.INFLUENCE <= a < A.ACTIVATE for a in scratch)
 
     def free_slots(self, p: int) -> int:
         b = p * 6
@@ -223,7 +260,8 @@ class RedState(State):
         else:
             out.append(A.DONE)
         if self.track.prev_space(self.pos[p]) >= 0:
-            out.append(A.RUBLES)
+            if self.can_sell(p):
+                out.append(A.RUBLES)
             if not self.rerolled:
                 spaces = set(self.dice_space)
                 out.extend(A.REROLL + s for s in sorted(spaces))
@@ -359,6 +397,10 @@ class RedState(State):
             self._apply_chance(action - A.CHANCE)
             return
         p = self.cur
+        if action == A.RUBLES:
+            self.sold = SELLING
+        elif self.sold == SELLING:
+            self.sold = SOLD
         if action < A.CLAIM:
             if action == A.DONE:
                 if self.phase == MARKET:
@@ -482,11 +524,17 @@ class RedState(State):
         elif self.phase == MARKET:
             scratch = []
             self._market_actions(p, scratch)
-            if not scratch:
+            if not scratch and not self._sale_opens_influence(p):
                 self._start_rolls(self.mspace, AFTER)
                 return
-        if self.phase == AFTER and self.track.prev_space(self.pos[p]) < 0:
-            self._end_turn()
+        if self.phase == AFTER:
+            below = self.track.prev_space(self.pos[p]) >= 0
+            if self.game.sale_once:
+                optional = self.can_sell(p) or (below and not self.rerolled)
+            else:
+                optional = below
+            if not optional:
+                self._end_turn()
 
     def _end_turn(self) -> None:
         self.turns += 1
@@ -501,6 +549,7 @@ class RedState(State):
         self.cur = (self.cur + 1) % self.n
         self.phase = START
         self.rerolled = self.dleft = self.took = self.activated = self.infl_count = 0
+        self.sold = NOT_SOLD
         self.infl_act = self.mspace = self.mdie = self.claim_slot = -1
 
     # ----- the pieces of the rules --------------------------------------------------------------
@@ -631,7 +680,7 @@ class RedState(State):
             }
             for p in range(n)
         ]
-        thirds = self.game.params["two_player_towers"] == "thirds"
+        thirds, halving = self.game.thirds, self.game.halving
         for t, height in enumerate(self.heights()):
             value = 0
             presence = [0] * n
@@ -642,7 +691,7 @@ class RedState(State):
                 if self.orn[s] >= 0:
                     value += 1
                     presence[self.orn[s]] += 1
-            for p, pts in enumerate(tower_points(value, presence, thirds=thirds)):
+            for p, pts in enumerate(tower_points(value, presence, thirds=thirds, halving=halving)):
                 out[p]["towers"] += pts
         for row in out:
             row["total"] = row["track"] + row["leftovers"] + row["towers"]
@@ -705,6 +754,7 @@ class RedState(State):
     def _to_dict(self) -> dict:
         data = {name: getattr(self, name) for name in _LIST_FIELDS}
         data.update({name: getattr(self, name) for name in _INT_FIELDS})
+        data["layout"] = [GROUPS[g] if g >= 0 else None for g in self.layout()]
         data["history"] = list(self._history)
         return data
 
@@ -807,12 +857,25 @@ def state_from_dict(game: RedGame, data: dict) -> RedState:
         for x in getattr(state, name):
             if not -1 <= x <= hi:
                 raise bad(f"field {name!r} holds {x}, expected -1..{hi}")
+    if state.sold < 0:
+        raise bad(f"field 'sold' is {state.sold}, expected 0..{SOLD}")
+    layout = state.layout()
+    placed = [g for g in layout if g >= 0]
+    if len(placed) != len(set(placed)):
+        raise bad(f"field 'infl' puts two cards of one influence group on the market: "
+                  f"{state.infl}")
+    if not game.random_layout and any(g not in (-1, q) for q, g in enumerate(layout)):
+        raise bad("with influence_layout=fixed, quadrant q holds a card of group q")
+    names = [GROUPS[g] if g >= 0 else None for g in layout]
+    if data.get("layout", names) != names:
+        raise bad(f"field 'layout' is {data.get('layout')!r:.80}, the influence cards on the "
+                  f"quadrants say {names}")
     tiles = len(c.workshop_ids)
     for x in state.ws_tile:
         if not -1 <= x < tiles:
             raise bad(f"field 'ws_tile' holds {x}, expected -1..{tiles - 1}")
     for name, hi in (("mspace", 7), ("mdie", 4), ("claim_slot", SLOTS - 1), ("trigger", n - 1),
-                     ("infl_act", 1), ("resume", len(PHASE_NAMES) - 1)):
+                     ("infl_act", 1), ("resume", len(PHASE_NAMES) - 1), ("sold", SOLD)):
         if not -1 <= getattr(state, name) <= hi:
             raise bad(f"field {name!r} is {getattr(state, name)}, expected -1..{hi}")
     for name in ("supply", "inv", "rubles", "pos", "bin", "bout", "need", "orn_avail",
