@@ -1,0 +1,15 @@
+"""Research interfaces: the three games as PettingZoo, Gymnasium and OpenSpiel environments.
+
+Each library lives in its own module, imported only when asked for (they are the ``rl``
+extra, not dependencies of the engines):
+
+- ``cathedral.envs.pettingzoo``: ``env(game, render_mode=None, **params)`` and ``raw_env``,
+  AEC environments for every game and parameter set;
+- ``cathedral.envs.gymnasium``: registers ``cathedral/Classic-v0``, ``cathedral/Allmer-v0``
+  and ``cathedral/Red-v0``, one seat against built-in opponents;
+- ``cathedral.envs.openspiel``: registers ``cathedral_classic``, ``cathedral_allmer`` and
+  ``cathedral_red`` with ``pyspiel.register_game``.
+
+``adapter`` holds what the three share (chance from a seeded generator, observation and mask
+fast paths, the observation bounds); ``draw`` paints boards for ``render_mode="rgb_array"``.
+"""

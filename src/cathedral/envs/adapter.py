@@ -1,0 +1,131 @@
+"""What the research interfaces share: games by name, chance from a seeded generator, the
+observation and action-mask paths, and who has left the game early.
+
+Every adapter sees a game only through the contract (``cathedral.load``). The fast paths here
+are speed-only: each returns exactly what the engine's own method returns (the tests compare
+them on random positions), so an adapter may use either.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import cathedral
+from cathedral.core.contract import CHANCE, Game, State, ranked_returns
+
+ObservationFn = Callable[[State, int], np.ndarray]
+
+
+def load_game(game: str | Game, params: dict[str, Any]) -> Game:
+    """Returns ``cathedral.load(game, **params)``, or ``game`` itself when it is already a
+    loaded game (then ``params`` must be empty)."""
+    if isinstance(game, Game):
+        if params:
+            raise cathedral.ParameterError(
+                f"parameters {sorted(params)} given with an already loaded game {game!r}"
+            )
+        return game
+    return cathedral.load(game, **params)
+
+
+def observation_bounds(game: Game) -> tuple[float, float]:
+    """Returns ``(low, high)`` for every entry of the game's observation tensor.
+
+    Classic and Allmer's game observe 0/1 planes and halved counts. The Red Cathedral scales
+    its counts but cannot cap them (rubles are unlimited), so its entries are only known to be
+    non-negative.
+    """
+    if game.name == "red":
+        return 0.0, float("inf")
+    return 0.0, 1.0
+
+
+def chance_outcome(state: State, rng: random.Random) -> int:
+    """Returns a chance outcome of ``state`` drawn by its probability from ``rng``."""
+    outcomes = state.chance_outcomes()
+    point = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if point < total:
+            return action
+    return outcomes[-1][0]
+
+
+def resolve_chance(state: State, rng: random.Random) -> None:
+    """Plays chance outcomes drawn from ``rng`` until a player is to move or the game ends."""
+    while state.current_player() == CHANCE:
+        state.apply_action(chance_outcome(state, rng))
+
+
+def players_out(state: State) -> tuple[int, ...]:
+    """Returns the players who have left a game still in progress, in the order they left
+    (Allmer's eliminated congregations; nobody in the other games)."""
+    return getattr(state, "eliminated", ())
+
+
+def settled_return(state: State, player: int) -> float:
+    """Returns the final return of a player who has left the game early.
+
+    An eliminated Allmer player ranks below everyone still in and above everyone out before
+    it, and nothing later changes that, so its result is settled when it leaves.
+    """
+    return ranked_returns(state.ranking_scores())[player]
+
+
+def apply_checked(state: State, action: Any, mask: np.ndarray | None) -> None:
+    """Plays a player's action, or raises IllegalActionError leaving ``state`` unchanged.
+
+    ``mask`` is the current legal mask when the caller has it, which makes the check a lookup.
+    """
+    if mask is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        state.apply_action(action)
+        return
+    if not 0 <= action < mask.shape[0] or not mask[action]:
+        state.apply_action(action)  # raises the engine's own error, naming the rule
+        return
+    action = int(action)
+    state._apply_action(action)
+    state._history.append(action)
+
+
+# ----- masks --------------------------------------------------------------------------------
+
+
+def legal_mask(state: State) -> np.ndarray:
+    """Returns the legal-action mask as int8 (PettingZoo's and Gymnasium's convention).
+
+    Bool and int8 share a layout, so this is a view of the engine's bool mask, not a copy.
+    """
+    return state.legal_actions_mask().view(np.int8)
+
+
+def _list_mask(state: State) -> np.ndarray:
+    mask = np.zeros(state.game.num_distinct_actions(), dtype=np.int8)
+    mask[state.legal_actions()] = 1
+    return mask
+
+
+def mask_function(game: Game) -> Callable[[State], np.ndarray]:
+    """Returns the fastest int8 legal-mask function for ``game``."""
+    if game.name == "classic":
+        return legal_mask  # the engine keeps a cached bool mask; copying it is cheapest
+    return _list_mask
+
+
+# ----- observations -------------------------------------------------------------------------
+
+
+def _engine_observation(state: State, player: int) -> np.ndarray:
+    return state.observation_tensor(player)
+
+
+def observation_function(game: Game) -> ObservationFn:
+    """Returns the fastest function equal to ``state.observation_tensor(player)``."""
+    from cathedral.envs import fastobs
+
+    return fastobs.FAST.get(game.name, _engine_observation)

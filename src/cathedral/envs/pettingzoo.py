@@ -1,0 +1,215 @@
+"""PettingZoo AEC environments for every game and parameter set.
+
+>>> from cathedral.envs.pettingzoo import env
+>>> e = env("allmer", players=4)
+>>> e.reset(seed=1)
+>>> for agent in e.agent_iter():
+...     obs, reward, termination, truncation, info = e.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         action = e.action_space(agent).sample(obs["action_mask"])
+...     e.step(action)
+
+Agents are named ``<seat>_<player number>`` after the game's seats (``light_0``,
+``dark_1``; ``white_0``, ``blue_1``, ``black_2``, ``red_3``; ``red_0``, ``blue_1``, ...).
+Observations are dicts with the game's ``observation_tensor`` for that seat (float32, shape
+``game.observation_shape()``) and an int8 ``action_mask`` over ``game.num_distinct_actions()``
+(all zeros when it is not that seat's turn). Rewards are the game's ``returns()``, given when
+the game ends, or when an Allmer congregation is eliminated (its place is settled then; it
+leaves ``agents`` after one last ``step(None)``). Dice and card draws are resolved inside the
+environment from the seed of ``reset(seed=...)``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cathedral.core.contract import Game, State
+from cathedral.core.errors import ParameterError
+from cathedral.envs import adapter
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def env(game: str | Game = "classic", render_mode: str | None = None, **params: Any) -> AECEnv:
+    """Returns the AEC environment of ``game`` with PettingZoo's usual wrappers: an illegal
+    action ends the game with -1 for the player who made it, actions outside the action space
+    are refused, and calls out of order are reported."""
+    environment: AECEnv = raw_env(game, render_mode=render_mode, **params)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    environment = wrappers.OrderEnforcingWrapper(environment)
+    return environment
+
+
+class raw_env(AECEnv):
+    """One game of Cathedral (any of the three) as an AEC environment, without wrappers.
+
+    An illegal action raises ``cathedral.IllegalActionError`` (a ValueError) and changes
+    nothing; ``env()`` wraps this so that it ends the game instead.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "cathedral_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self, game: str | Game = "classic", render_mode: str | None = None, **params: Any
+    ) -> None:
+        super().__init__()
+        self.game = adapter.load_game(game, params)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ParameterError(
+                f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)} or None"
+            )
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"cathedral_{self.game.name}_v0")
+        self.possible_agents = agent_names(self.game)
+        self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        n = self.game.num_distinct_actions()
+        low, high = adapter.observation_bounds(self.game)
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low, high, shape=self.game.observation_shape(), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+            }
+        )
+        action = spaces.Discrete(n)
+        # One space object per agent, the same on every call (PettingZoo's api_test checks).
+        self.observation_spaces = {
+            a: observation if p == 0 else _copy_space(observation)
+            for p, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {
+            a: action if p == 0 else spaces.Discrete(n) for p, a in enumerate(self.possible_agents)
+        }
+        self._observe = adapter.observation_function(self.game)
+        self._legal_mask = adapter.mask_function(self.game)
+        self._num_actions = n
+        self._rng = random.Random()
+        self._mask: np.ndarray | None = None  # the legal mask of the position, once computed
+        self.state: State | None = None
+
+    # ----- spaces -------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----- the AEC loop -------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng.seed(seed)
+        state = self.game.new_initial_state()
+        adapter.resolve_chance(state, self._rng)
+        self.state = state
+        self._mask = None
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._out = 0  # how many players have left the game so far
+        self.agent_selection = self.possible_agents[state.current_player()]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state
+        player = self._seat[agent]
+        if player == state.current_player():
+            mask = self._mask
+            if mask is None:
+                mask = self._mask = self._legal_mask(state)
+            mask = mask.copy()
+        else:
+            mask = np.zeros(self._num_actions, dtype=np.int8)
+        return {"observation": self._observe(state, player), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        mask = self._mask
+        adapter.apply_checked(state, action, mask)
+        self._mask = None
+        adapter.resolve_chance(state, self._rng)
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        for name in rewards:
+            rewards[name] = 0.0
+        names = self.possible_agents
+        if state.is_terminal():
+            for name, value in zip(names, state.returns()):
+                if name in rewards and not self.terminations[name]:
+                    rewards[name] = float(value)
+                    self.terminations[name] = True
+        else:
+            out = adapter.players_out(state)
+            while self._out < len(out):
+                player = out[self._out]
+                self._out += 1
+                name = names[player]
+                rewards[name] = adapter.settled_return(state, player)
+                self.terminations[name] = True
+            self.agent_selection = names[state.current_player()]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    # ----- rendering ----------------------------------------------------------------------
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        return render_state(self.state, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+
+def agent_names(game: Game) -> list[str]:
+    """Returns the agent names of ``game``: each seat's name and player number, ``light_0``
+    (PettingZoo's ``<descriptor>_<number>`` convention in the game's own words)."""
+    return [f"{name.lower()}_{p}" for p, name in enumerate(game.player_names())]
+
+
+def render_state(state: State, mode: str) -> str | np.ndarray | None:
+    """Renders ``state`` in one of ``RENDER_MODES`` (shared with the Gymnasium environment)."""
+    if mode == "ansi":
+        return state.render(color=True)
+    if mode == "rgb_array":
+        from cathedral.envs import draw
+
+        return draw.board_image(state)
+    out = sys.stdout
+    out.write((state.render(color=True) if out.isatty() else str(state)) + "\n")
+    return None
+
+
+def _copy_space(space: spaces.Dict) -> spaces.Dict:
+    return spaces.Dict({key: _clone_box(value) for key, value in space.spaces.items()})
+
+
+def _clone_box(box: spaces.Box) -> spaces.Box:
+    return spaces.Box(box.low, box.high, shape=box.shape, dtype=box.dtype)
