@@ -1,0 +1,159 @@
+"""``cathedral serve``: the command line of the game server.
+
+Only the standard library is imported here at module level, so ``cathedral play`` never
+needs the web extra; FastAPI, uvicorn and SQLAlchemy are imported when the server starts,
+with a clear error if the ``web`` extra is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import socket
+import sys
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def default_db() -> str:
+    """Returns the default database: a SQLite file in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    return "sqlite:///" + os.path.join(user_data_dir("cathedral"), "server.sqlite3")
+
+
+def _rate(text: str) -> float:
+    if text.lower() in ("off", "none", "0"):
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number per second, "
+                                         "or 'off'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number, or 'off'")
+    return value
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Adds ``serve`` to the ``cathedral`` command's subcommands."""
+    serve = commands.add_parser(
+        "serve",
+        help="run the game server (web pages, HTTP and WebSocket API)",
+        description="Run the game server: tables for every game, humans and computers, "
+        "over HTTP and WebSockets. Listens on 127.0.0.1 only unless --host says otherwise.",
+    )
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help=f"address to listen on (default: {DEFAULT_HOST}; 0.0.0.0 for every "
+                       "interface, better behind a reverse proxy)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port (default: {DEFAULT_PORT}; 0 picks a free one)")
+    serve.add_argument("--db", metavar="URL",
+                       help="database URL, e.g. sqlite:///games.sqlite3 or "
+                       "postgresql+psycopg://user:pass@host/db (default: $CATHEDRAL_DB, else "
+                       "a SQLite file in the user's data directory)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="processes for computer players' searches (default: the number "
+                       "of CPUs)")
+    serve.add_argument("--move-rate", type=_rate, metavar="R",
+                       help="moves per second allowed per client address and per socket, "
+                       "bursts of 4x (default: $CATHEDRAL_MOVE_RATE or 50; 'off' for none)")
+    serve.add_argument("--create-rate", type=_rate, metavar="R",
+                       help="games created per second per address, bursts of 4x (at least "
+                       "10) (default: $CATHEDRAL_CREATE_RATE or 5; 'off' for none)")
+    serve.add_argument("--rate-limit", choices=("on", "off"),
+                       help="'off' switches every rate limit off (load tests; "
+                       "also $CATHEDRAL_RATE_LIMIT=off)")
+    serve.add_argument("--log-level", default="info",
+                       choices=("debug", "info", "warning", "error"),
+                       help="log level of the JSON log lines on standard error (default: info)")
+    serve.set_defaults(run=run)
+
+
+class _JsonLines(logging.Formatter):
+    """Messages already JSON pass through with a time stamp; others are wrapped."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError
+        except ValueError:
+            data = {"event": "log", "message": text}
+        data = {"t": round(record.created, 3), "level": record.levelname.lower(), **data}
+        if record.exc_info:
+            data["exception"] = self.formatException(record.exc_info)
+        return json.dumps(data, ensure_ascii=False)
+
+
+def configure_logging(level: str = "info") -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonLines())
+    for name in ("cathedral.server", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level.upper())
+        logger.propagate = False
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the server until Ctrl-C or SIGTERM (in-flight requests finish first)."""
+    try:
+        import uvicorn
+
+        from cathedral.server.app import Settings, create_app
+    except ImportError as exc:
+        print(f"error: the server needs the 'web' extra ({exc.name} is missing): "
+              "pip install 'cathedral[web]'", file=sys.stderr)
+        return 2
+    env = os.environ
+    db = args.db or env.get("CATHEDRAL_DB") or default_db()
+    off = (args.rate_limit or env.get("CATHEDRAL_RATE_LIMIT", "on")) == "off"
+    move_rate = args.move_rate if args.move_rate is not None else _rate(
+        env.get("CATHEDRAL_MOVE_RATE", "50"))
+    create_rate = args.create_rate if args.create_rate is not None else _rate(
+        env.get("CATHEDRAL_CREATE_RATE", "5"))
+    if off:
+        move_rate = create_rate = 0.0
+    if args.workers is not None and args.workers < 1:
+        print(f"error: --workers {args.workers}: expected at least 1", file=sys.stderr)
+        return 2
+    configure_logging(args.log_level)
+    settings = Settings(db=db, workers=args.workers, move_rate=move_rate,
+                        create_rate=create_rate, warm_workers=True)
+    try:
+        sock = _bind(args.host, args.port)
+    except OSError as exc:
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return 1
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    config = uvicorn.Config(
+        create_app(settings), log_config=None, access_log=False,  # tokens stay out of logs
+        ws_max_size=64 * 1024, timeout_graceful_shutdown=10, lifespan="on",
+        log_level=args.log_level,
+    )
+    server = uvicorn.Server(config)
+    safe_db = db.split("@")[-1] if "@" in db else db  # never print a password
+    print(f"cathedral serve: http://{shown}:{port}/  (database {safe_db}; Ctrl-C stops)",
+          flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0

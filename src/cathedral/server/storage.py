@@ -1,0 +1,390 @@
+"""Durable games: SQLAlchemy 2 models and the append-only action log.
+
+A game is a row of metadata (``GameRow``), one row per seat (``SeatRow``: its kind and, for a
+human, the hash of its secret token) and its log (``ActionRow``): every action applied,
+chance outcomes included, keyed by ``(game_id, generation, ply)``. The key is the guard that
+a move is never applied twice: of any number of writers offering the same ply, the database
+accepts one and the others get ``PlyTaken``. A take-back never rewrites the log: it starts
+a new generation holding copies of the actions kept, so replaying the current generation
+always rebuilds the game.
+
+Every method here is synchronous and short (one transaction); the server calls them from its
+database thread (see ``tables.Hub``), never on the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    false,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A game's metadata. ``ply`` and ``status`` mirror the log for the lobby's queries."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    params: Mapped[str] = mapped_column(Text)  # JSON, every parameter
+    rules_version: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))  # secret: chance outcomes and AI seeds
+    status: Mapped[str] = mapped_column(String(16), index=True)  # playing | finished
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: resign, time
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: initial, increment
+    read_only: Mapped[bool] = mapped_column(Boolean, default=False)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float, index=True)
+
+
+class SeatRow(Base):
+    """One seat: ``kind`` is ``human`` or a computer player's name; ``token_hash`` the SHA-256
+    of a human seat's secret (``None`` while a public seat is still open)."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(100))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    open: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    """One applied action. ``player`` is who chose it (-1 for chance); ``clock`` the remaining
+    seconds of every player after it (JSON list), when the game has clocks."""
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(Text)
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+Index("ix_games_public_status", GameRow.public, GameRow.status)
+
+
+class PlyTaken(Exception):
+    """Another writer already stored an action at this ply (the move was not applied)."""
+
+
+@dataclass
+class StoredAction:
+    ply: int
+    action: int
+    player: int
+    notation: str
+    clock: list[float] | None
+    at: float
+
+
+@dataclass
+class StoredSeat:
+    player: int
+    kind: str
+    token_hash: str | None
+    open: bool = False
+
+
+@dataclass
+class StoredGame:
+    """Everything needed to rebuild a live table."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    rules_version: int
+    seed: str
+    status: str
+    generation: int
+    result: dict | None
+    clock: dict | None
+    read_only: bool
+    public: bool
+    rematch_of: str | None
+    rematch: str | None
+    created: float
+    updated: float
+    seats: list[StoredSeat] = field(default_factory=list)
+    actions: list[StoredAction] = field(default_factory=list)
+
+
+def _dumps(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def normalise_url(url: str) -> str:
+    """Returns an SQLAlchemy URL, reading plain ``postgresql://`` as the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """Returns an engine; SQLite files get WAL mode, a busy timeout and foreign keys."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
+            cursor = dbapi_connection.cursor()
+            if ":memory:" not in url:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives the process being killed (the tests'
+            # kill -9); only a power cut may lose the last commits.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Brings the schema up to the newest Alembic revision (creates it on an empty database);
+    running it again changes nothing."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Storage:
+    """The database operations of the server, each one transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
+            Path(self.url[len("sqlite:///"):]).expanduser().parent.mkdir(
+                parents=True, exist_ok=True
+            )
+        self.engine = make_engine(self.url)
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ----- writing ------------------------------------------------------------------------
+
+    def create_game(self, game: StoredGame) -> None:
+        """Stores a new game with its seats and actions (an uploaded record has some)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(GameRow).values(
+                id=game.id, game=game.game, params=_dumps(game.params),
+                rules_version=game.rules_version, seed=game.seed, status=game.status,
+                ply=len(game.actions), generation=game.generation, result=_dumps(game.result),
+                clock=_dumps(game.clock), read_only=game.read_only, public=game.public,
+                rematch_of=game.rematch_of, rematch=None, created=game.created,
+                updated=game.updated,
+            ))
+            conn.execute(insert(SeatRow), [
+                {"game_id": game.id, "player": s.player, "kind": s.kind,
+                 "token_hash": s.token_hash, "open": s.open}
+                for s in game.seats
+            ])
+            if game.actions:
+                conn.execute(insert(ActionRow), [
+                    self._action_values(game.id, game.generation, a) for a in game.actions
+                ])
+            if game.rematch_of is not None:
+                conn.execute(update(GameRow).where(GameRow.id == game.rematch_of)
+                             .values(rematch=game.id))
+
+    @staticmethod
+    def _action_values(game_id: str, generation: int, a: StoredAction) -> dict:
+        return {"game_id": game_id, "generation": generation, "ply": a.ply,
+                "action": a.action, "player": a.player, "notation": a.notation,
+                "clock": _dumps(a.clock), "at": a.at}
+
+    def append(self, game_id: str, generation: int, entry: StoredAction, *,
+               status: str, result: dict | None = None) -> None:
+        """Appends one action; raises ``PlyTaken`` if that ply is already stored."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(ActionRow).values(
+                    **self._action_values(game_id, generation, entry)))
+                conn.execute(update(GameRow).where(GameRow.id == game_id).values(
+                    ply=entry.ply + 1, status=status, updated=entry.at,
+                    **({"result": _dumps(result)} if result is not None else {}),
+                ))
+        except IntegrityError:
+            raise PlyTaken(f"ply {entry.ply} of game {game_id} is already played") from None
+
+    def finish(self, game_id: str, result: dict, at: float) -> None:
+        """Ends a game outside the rules (a resignation, a clock)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(
+                status="finished", result=_dumps(result), updated=at))
+
+    def mark_finished(self, game_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == game_id)
+                         .values(status="finished"))
+
+    def set_seat(self, game_id: str, player: int, *, kind: str | None = None,
+                 token_hash: str | None = None, open: bool | None = None,
+                 only_if_open: bool = False) -> bool:
+        """Changes a seat; with ``only_if_open`` only a still-open seat (False otherwise)."""
+        values: dict[str, Any] = {}
+        if kind is not None:
+            values["kind"] = kind
+        if token_hash is not None:
+            values["token_hash"] = token_hash
+        if open is not None:
+            values["open"] = open
+        query = update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player == player)
+        if only_if_open:
+            query = query.where(SeatRow.open.is_(True))
+        with self.engine.begin() as conn:
+            changed = conn.execute(query.values(**values)).rowcount
+            conn.execute(update(GameRow).where(GameRow.id == game_id)
+                         .values(updated=time.time()))
+        return changed == 1
+
+    def take_back(self, game_id: str, old_generation: int, kept: list[StoredAction],
+                  at: float) -> None:
+        """Starts generation ``old_generation + 1`` holding copies of ``kept``; the old
+        generation stays in the log untouched. Raises ``PlyTaken`` if another writer moved
+        the game to a new generation first."""
+        new = old_generation + 1
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.generation == old_generation)
+                .values(generation=new, ply=len(kept), status="playing", updated=at)
+            ).rowcount
+            if changed != 1:
+                raise PlyTaken(f"game {game_id} changed generation meanwhile")
+            if kept:
+                conn.execute(insert(ActionRow),
+                             [self._action_values(game_id, new, a) for a in kept])
+
+    # ----- reading ------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """Returns the game with its seats and the actions of its current generation."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(GameRow).where(GameRow.id == game_id)).first()
+            if row is None:
+                return None
+            seats = conn.execute(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
+            ).all()
+            actions = conn.execute(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.generation == row.generation)
+                .order_by(ActionRow.ply)
+            ).all()
+        return StoredGame(
+            id=row.id, game=row.game, params=json.loads(row.params),
+            rules_version=row.rules_version, seed=row.seed, status=row.status,
+            generation=row.generation, result=_loads(row.result), clock=_loads(row.clock),
+            read_only=bool(row.read_only), public=bool(row.public), rematch_of=row.rematch_of,
+            rematch=row.rematch, created=row.created, updated=row.updated,
+            seats=[StoredSeat(s.player, s.kind, s.token_hash, bool(s.open)) for s in seats],
+            actions=[StoredAction(a.ply, a.action, a.player, a.notation, _loads(a.clock), a.at)
+                     for a in actions],
+        )
+
+    def unfinished(self) -> list[str]:
+        """Returns the ids of every game still being played (picked up again on start)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(
+                select(GameRow.id).where(GameRow.status == "playing")
+                .order_by(GameRow.updated)
+            ).scalars())
+
+    def lobby(self, limit: int = 50) -> dict[str, list[dict]]:
+        """Returns the lobby's lists: public games with an open seat, games being played and
+        recently finished ones, newest first."""
+        columns = (GameRow.id, GameRow.game, GameRow.params, GameRow.status, GameRow.ply,
+                   GameRow.updated, GameRow.public, GameRow.read_only)
+        with self.engine.connect() as conn:
+            open_ids = set(conn.execute(
+                select(SeatRow.game_id).join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.open.is_(True), GameRow.status == "playing")
+            ).scalars())
+            lists = {
+                "open": conn.execute(
+                    select(*columns).where(GameRow.id.in_(open_ids) if open_ids else false())
+                    .order_by(GameRow.updated.desc()).limit(limit)
+                ).all(),
+                "playing": conn.execute(
+                    select(*columns).where(GameRow.status == "playing")
+                    .order_by(GameRow.updated.desc()).limit(limit)
+                ).all(),
+                "finished": conn.execute(
+                    select(*columns).where(GameRow.status == "finished")
+                    .order_by(GameRow.updated.desc()).limit(limit)
+                ).all(),
+            }
+            ids = {r.id for rows in lists.values() for r in rows}
+            seats: dict[str, list[tuple[int, str, bool]]] = {}
+            if ids:
+                for s in conn.execute(select(SeatRow).where(SeatRow.game_id.in_(ids))
+                                      .order_by(SeatRow.player)):
+                    seats.setdefault(s.game_id, []).append((s.player, s.kind, bool(s.open)))
+        out: dict[str, list[dict]] = {}
+        for name, rows in lists.items():
+            out[name] = [{
+                "id": r.id, "game": r.game, "params": json.loads(r.params),
+                "status": r.status, "ply": r.ply, "updated": r.updated,
+                "read_only": bool(r.read_only), "public": bool(r.public),
+                "seats": [kind for _, kind, _ in seats.get(r.id, [])],
+                "open_seats": [p for p, _, is_open in seats.get(r.id, []) if is_open],
+            } for r in rows]
+        return out

@@ -1,0 +1,121 @@
+"""Computer players in worker processes, never on the event loop.
+
+Two pools: a small one for the instant players (``random``, ``easy``/``greedy``) and one of
+``workers`` processes for searches, so that a slow ``hard`` move at one table never makes an
+instant player wait. A worker gets the state as JSON and the player's name, and answers an
+action number (or a hint). Workers start with ``spawn``: the server's threads and sockets stay
+out of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+QUICK = frozenset({"random", "easy", "greedy"})
+
+
+def _state(game_name: str, params: dict, state_json: str):
+    import cathedral
+
+    return cathedral.load(game_name, **params).state_from_json(state_json)
+
+
+def choose_action(game_name: str, params: dict, state_json: str, kind: str, seed: int) -> int:
+    """Returns the action the computer player ``kind`` picks in this state (in a worker)."""
+    from cathedral.ai import load_agent
+
+    state = _state(game_name, params, state_json)
+    agent = load_agent(kind, state.game, seed=seed)
+    return int(agent.choose(state))
+
+
+def analyse(game_name: str, params: dict, state_json: str, level: str, seed: int) -> dict:
+    """Returns a hint for the player to move: action, values, principal line (in a worker)."""
+    from cathedral.ai import hint
+
+    state = _state(game_name, params, state_json)
+    info = hint(state, level, seed=seed)
+    pv = []
+    replay = state.clone()
+    for action in info.pv:
+        if replay.is_terminal() or replay.is_chance_node() or action not in replay.legal_actions():
+            break
+        pv.append(replay.action_to_string(action))
+        replay.apply_action(action)
+    return {
+        "action": int(info.action),
+        "move": state.action_to_string(info.action),
+        "values": [float(v) for v in info.values],
+        "scale": "returns: -1 loss .. +1 win, per player",
+        "pv": pv,
+        "level": level,
+        "proven": bool(info.proven),
+    }
+
+
+def _warm() -> int:
+    import cathedral.ai  # noqa: F401  - imports the games and agents once per worker
+
+    return os.getpid()
+
+
+def default_workers() -> int:
+    return max(1, (os.cpu_count() or 2))
+
+
+class Workers:
+    """The AI pools; ``await workers.choose(...)`` and ``await workers.hint(...)``."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.size = workers or default_workers()
+        self._context = multiprocessing.get_context("spawn")
+        self._quick: ProcessPoolExecutor | None = None
+        self._search: ProcessPoolExecutor | None = None
+
+    def _pool(self, quick: bool) -> ProcessPoolExecutor:
+        if quick:
+            if self._quick is None:
+                self._quick = ProcessPoolExecutor(1, mp_context=self._context)
+            return self._quick
+        if self._search is None:
+            self._search = ProcessPoolExecutor(self.size, mp_context=self._context)
+        return self._search
+
+    def warm(self) -> None:
+        """Starts the processes now (the first move need not wait for them)."""
+        self._pool(True).submit(_warm)
+        for _ in range(self.size):
+            self._pool(False).submit(_warm)
+
+    async def _run(self, quick: bool, fn, *args):
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(quick), fn, *args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool and try once more.
+            if quick:
+                self._quick = None
+            else:
+                self._search = None
+            return await loop.run_in_executor(self._pool(quick), fn, *args)
+
+    async def choose(self, game_name: str, params: dict, state_json: str, kind: str,
+                     seed: int) -> int:
+        base = kind.partition(":")[0].strip()
+        return await self._run(base in QUICK, choose_action, game_name, params, state_json,
+                               kind, seed)
+
+    async def hint(self, game_name: str, params: dict, state_json: str, level: str,
+                   seed: int) -> dict:
+        return await self._run(level in QUICK, analyse, game_name, params, state_json,
+                               level, seed)
+
+    def close(self) -> None:
+        for pool in (self._quick, self._search):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._quick = self._search = None
