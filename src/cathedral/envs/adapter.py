@@ -9,6 +9,7 @@ them on random positions), so an adapter may use either.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,9 @@ import cathedral
 from cathedral.core.contract import CHANCE, Game, State, ranked_returns
 
 ObservationFn = Callable[[State, int], np.ndarray]
+RENDER_MODES = ("human", "ansi", "rgb_array")
+"""What every environment's ``render_mode`` may be: print the text board, return it (with
+ANSI colours), or return a picture as an RGB uint8 array."""
 
 
 def load_game(game: str | Game, params: dict[str, Any]) -> Game:
@@ -129,3 +133,28 @@ def observation_function(game: Game) -> ObservationFn:
     from cathedral.envs import fastobs
 
     return fastobs.FAST.get(game.name, _engine_observation)
+
+
+# ----- rendering ----------------------------------------------------------------------------
+
+
+def render(state: State, mode: str) -> str | np.ndarray | None:
+    """Renders ``state`` in one of ``RENDER_MODES``."""
+    if mode == "ansi":
+        return state.render(color=True)
+    if mode == "rgb_array":
+        from cathedral.envs import draw
+
+        return draw.board_image(state)
+    out = sys.stdout
+    out.write((state.render(color=True) if out.isatty() else str(state)) + "\n")
+    return None
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """Returns ``render_mode``, or raises ParameterError unless it is None or a known mode."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise cathedral.ParameterError(
+            f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)} or None"
+        )
+    return render_mode

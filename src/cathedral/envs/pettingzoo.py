@@ -24,7 +24,6 @@ environment from the seed of ``reset(seed=...)``.
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,10 +32,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from cathedral.core.contract import Game, State
-from cathedral.core.errors import ParameterError
 from cathedral.envs import adapter
 
-RENDER_MODES = ("human", "ansi", "rgb_array")
+RENDER_MODES = adapter.RENDER_MODES
 
 
 def env(game: str | Game = "classic", render_mode: str | None = None, **params: Any) -> AECEnv:
@@ -69,11 +67,7 @@ class raw_env(AECEnv):
     ) -> None:
         super().__init__()
         self.game = adapter.load_game(game, params)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ParameterError(
-                f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)} or None"
-            )
-        self.render_mode = render_mode
+        self.render_mode = adapter.check_render_mode(render_mode)
         self.metadata = dict(self.metadata, name=f"cathedral_{self.game.name}_v0")
         self.possible_agents = agent_names(self.game)
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -182,7 +176,7 @@ class raw_env(AECEnv):
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
-        return render_state(self.state, self.render_mode)
+        return adapter.render(self.state, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -192,19 +186,6 @@ def agent_names(game: Game) -> list[str]:
     """Returns the agent names of ``game``: each seat's name and player number, ``light_0``
     (PettingZoo's ``<descriptor>_<number>`` convention in the game's own words)."""
     return [f"{name.lower()}_{p}" for p, name in enumerate(game.player_names())]
-
-
-def render_state(state: State, mode: str) -> str | np.ndarray | None:
-    """Renders ``state`` in one of ``RENDER_MODES`` (shared with the Gymnasium environment)."""
-    if mode == "ansi":
-        return state.render(color=True)
-    if mode == "rgb_array":
-        from cathedral.envs import draw
-
-        return draw.board_image(state)
-    out = sys.stdout
-    out.write((state.render(color=True) if out.isatty() else str(state)) + "\n")
-    return None
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
