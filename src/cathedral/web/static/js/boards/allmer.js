@@ -1,0 +1,340 @@
+// Allmer's Cathedral: the cross of five fields with its lines, strong points and passages.
+// Click one of your stones to see its landings; point at a landing to see the stones it would
+// convert; click it to step. A chain goes on from the same stone until you press Stop.
+
+import { h, s } from "../api.js";
+
+const GAP = 30;
+const PAD = 26;
+// stones are coloured by their seat's name (board colour c is the stones of player c - 1)
+const STONE = { White: "#f7f3ea", Black: "#2a2623", Blue: "#2f64b3", Red: "#c0392b" };
+const STONE_EDGE = { White: "#8c826f", Black: "#000", Blue: "#173a6e", Red: "#6e1a12" };
+
+const px = (x) => PAD + x * GAP;
+const py = (y) => PAD + y * GAP;
+
+
+export function createBoard(root, { onMove }) {
+  let picture = null;
+  let options = {};
+  let selected = null; // point
+  let hovered = null; // step
+  let byStone = new Map();
+
+  const size = PAD * 2 + GAP * 14;
+  const svg = s("svg", {
+    viewBox: `0 0 ${size} ${size}`,
+    role: "application",
+    "aria-label": "The cross: click one of your stones, then one of its landings",
+  });
+  const layers = {
+    fields: s("g"),
+    lines: s("g", { stroke: "#6d5434", "stroke-width": 1.6, "stroke-linecap": "round" }),
+    passages: s("g", { fill: "none", stroke: "#8b2c1c", "stroke-width": 2.2, "stroke-dasharray": "5 5" }),
+    points: s("g"),
+    last: s("g", { "pointer-events": "none" }),
+    stones: s("g"),
+    overlay: s("g"),
+    labels: s("g", { "font-size": 10, fill: "#e8d4a8", "text-anchor": "middle" }),
+  };
+  svg.append(
+    s(
+      "defs",
+      {},
+      ...Object.keys(STONE).map((c) =>
+        s(
+          "radialGradient",
+          { id: `stone-${c}`, cx: "35%", cy: "30%", r: "75%" },
+          s("stop", { offset: "0", "stop-color": "#fff", "stop-opacity": c === "White" ? 1 : 0.55 }),
+          s("stop", { offset: "0.35", "stop-color": STONE[c] }),
+          s("stop", { offset: "1", "stop-color": STONE_EDGE[c] }),
+        ),
+      ),
+    ),
+    ...Object.values(layers),
+  );
+  const frame = h("div", { class: "board-frame" }, svg);
+  const stopButton = h(
+    "button",
+    { class: "btn primary hidden", type: "button", onclick: () => stop() },
+    "■ Stop the chain",
+  );
+  const status = h("span", { class: "muted", "aria-live": "polite" });
+  const counts = h("div", { class: "row" });
+  const tools = h("div", { class: "tools" }, stopButton, status);
+  root.append(frame, tools, h("div", { class: "panel" }, h("h3", {}, "Stones"), counts));
+
+  let drawnField = null;
+  function drawField() {
+    if (drawnField === picture.field) return;
+    drawnField = picture.field;
+    for (const layer of ["fields", "lines", "passages", "points", "labels"]) layers[layer].replaceChildren();
+    const fields = [
+      [5, 0],
+      [0, 5],
+      [5, 5],
+      [10, 5],
+      [5, 10],
+    ];
+    fields.forEach(([fx, fy], i) => {
+      layers.fields.append(
+        s("rect", {
+          x: px(fx) - GAP / 2,
+          y: py(fy) - GAP / 2,
+          width: GAP * 5,
+          height: GAP * 5,
+          rx: 6,
+          fill: i === 2 ? "#c9a978" : "#e2cda1",
+          stroke: "#7c5a35",
+          "stroke-width": 1.2,
+        }),
+      );
+    });
+    for (const [p, q] of picture.segments) {
+      const a = picture.points[p];
+      const b = picture.points[q];
+      layers.lines.append(s("line", { x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y) }));
+    }
+    for (const [p, q] of picture.passages) {
+      const a = picture.points[p];
+      const b = picture.points[q];
+      // bulge away from the centre of the cross
+      const mx = (px(a.x) + px(b.x)) / 2;
+      const my = (py(a.y) + py(b.y)) / 2;
+      const cx = px(7) + (mx - px(7)) * 1.45;
+      const cy = py(7) + (my - py(7)) * 1.45;
+      layers.passages.append(s("path", { d: `M${px(a.x)} ${py(a.y)}Q${cx} ${cy} ${px(b.x)} ${py(b.y)}` }));
+    }
+    picture.points.forEach((pt) => {
+      layers.points.append(
+        pt.strong
+          ? s("rect", { x: px(pt.x) - 4, y: py(pt.y) - 4, width: 8, height: 8, fill: "#6d5434", transform: `rotate(45 ${px(pt.x)} ${py(pt.y)})` })
+          : s("circle", { cx: px(pt.x), cy: py(pt.y), r: 3, fill: "#6d5434" }),
+      );
+    });
+    const files = "abcdefghijklmno";
+    for (let i = 0; i < 15; i++) {
+      layers.labels.append(
+        s("text", { x: px(i), y: size - 6 }, files[i]),
+        s("text", { x: 9, y: py(i) + 3 }, String(15 - i)),
+      );
+    }
+  }
+
+  function stepsOf(point) {
+    return byStone.get(point) || [];
+  }
+
+  function drawStones() {
+    layers.stones.replaceChildren();
+    layers.last.replaceChildren();
+    const last = picture.last_move;
+    if (last && last.from !== undefined && !options.hideLast) {
+      const a = picture.points[last.from];
+      const b = picture.points[last.to];
+      layers.last.append(
+        s("line", { x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y), stroke: "#f2b01e", "stroke-width": 5, "stroke-linecap": "round", opacity: 0.7 }),
+        s("circle", { cx: px(a.x), cy: py(a.y), r: 6, fill: "none", stroke: "#f2b01e", "stroke-width": 2.5 }),
+      );
+    }
+    const chainStone = picture.chain ? picture.chain.stone : null;
+    if (picture.chain) {
+      for (const p of picture.chain.touched) {
+        if (p === chainStone) continue;
+        const pt = picture.points[p];
+        layers.last.append(
+          s("path", { d: `M${px(pt.x) - 6} ${py(pt.y) - 6}l12 12m0 -12l-12 12`, stroke: "#9b2c1c", "stroke-width": 2.5, class: "touched" }),
+        );
+      }
+    }
+    picture.stones.forEach((value, p) => {
+      if (!value) return;
+      const colour = picture.players[value - 1];
+      const pt = picture.points[p];
+      const eliminated = picture.eliminated.includes(value - 1);
+      const movable = options.interactive && stepsOf(p).length > 0;
+      const g = s("g", {
+        class: `stone ${colour.toLowerCase()}${movable ? " movable" : ""}${p === selected ? " selected" : ""}`,
+        "data-point": pt.name,
+        tabindex: movable ? 0 : null,
+        role: movable ? "button" : null,
+        "aria-label": movable ? `stone on ${pt.name}` : null,
+        opacity: eliminated ? 0.35 : 1,
+      });
+      if (p === selected || p === chainStone) {
+        g.append(
+          s("circle", { cx: px(pt.x), cy: py(pt.y), r: 15, fill: "none", stroke: "#f2b01e", "stroke-width": 3, class: p === chainStone ? "chain-ring" : "" }),
+        );
+      } else if (movable) {
+        g.append(s("circle", { cx: px(pt.x), cy: py(pt.y), r: 14, fill: "none", stroke: "rgba(242,176,30,0.55)", "stroke-width": 1.5 }));
+      }
+      g.append(
+        s("circle", {
+          cx: px(pt.x),
+          cy: py(pt.y),
+          r: 11,
+          fill: eliminated ? "#888" : `url(#stone-${colour})`,
+          stroke: STONE_EDGE[colour],
+          "stroke-width": 1.2,
+        }),
+      );
+      if (movable) {
+        g.addEventListener("click", () => selectStone(p));
+        g.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            selectStone(p);
+            event.preventDefault();
+          }
+        });
+      }
+      layers.stones.append(g);
+    });
+  }
+
+  function drawOverlay() {
+    layers.overlay.replaceChildren();
+    if (selected === null || !options.interactive) {
+      status.textContent = options.interactive
+        ? picture.chain
+          ? `Continue with the stone on ${picture.chain.name}, or stop`
+          : "Click one of your stones"
+        : "";
+      return;
+    }
+    const steps = stepsOf(selected);
+    const from = picture.points[selected];
+    if (hovered) {
+      const to = picture.points[hovered.to];
+      layers.overlay.append(
+        s("line", { x1: px(from.x), y1: py(from.y), x2: px(to.x), y2: py(to.y), stroke: "#2f7d32", "stroke-width": 3, "stroke-dasharray": "4 4", "pointer-events": "none" }),
+      );
+      for (const p of hovered.converts) {
+        const pt = picture.points[p];
+        layers.overlay.append(
+          s("circle", { cx: px(pt.x), cy: py(pt.y), r: 13, fill: "rgba(179,38,30,0.25)", stroke: "#b3261e", "stroke-width": 3, "pointer-events": "none", class: "converts" }),
+        );
+      }
+    }
+    for (const step of steps) {
+      const pt = picture.points[step.to];
+      const converting = step.converts.length > 0;
+      const g = s("g", {
+        class: `landing${converting ? " converting" : ""}`,
+        "data-point": pt.name,
+        "data-notation": step.notation,
+        tabindex: 0,
+        role: "button",
+        "aria-label": `${step.notation}${converting ? `, converts ${step.converts.length}` : ""}`,
+      });
+      g.append(
+        s("circle", { cx: px(pt.x), cy: py(pt.y), r: 13, fill: "transparent" }),
+        s("circle", {
+          cx: px(pt.x),
+          cy: py(pt.y),
+          r: converting ? 9 : 7,
+          fill: converting ? "rgba(47,125,50,0.85)" : "rgba(47,125,50,0.35)",
+          stroke: "#1f5421",
+          "stroke-width": 1.5,
+        }),
+      );
+      if (converting) {
+        g.append(s("text", { x: px(pt.x), y: py(pt.y) + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": 700, "pointer-events": "none" }, String(step.converts.length)));
+      }
+      g.addEventListener("pointerenter", () => {
+        hovered = step;
+        drawOverlay();
+      });
+      g.addEventListener("focus", () => {
+        hovered = step;
+        status.textContent = describe(step);
+      });
+      g.addEventListener("click", () => play(step));
+      g.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          play(step);
+          event.preventDefault();
+        }
+      });
+      layers.overlay.append(g);
+    }
+    status.textContent = hovered ? describe(hovered) : `${from.name}: ${steps.length} landing${steps.length === 1 ? "" : "s"}`;
+  }
+
+  function describe(step) {
+    const what = step.converts.length ? `converts ${step.converts.length}` : step.kind;
+    return `${step.notation} · ${what}`;
+  }
+
+  function selectStone(p) {
+    selected = selected === p && !picture.chain ? null : p;
+    hovered = null;
+    drawStones();
+    drawOverlay();
+  }
+
+  function play(step) {
+    if (!options.interactive) return;
+    onMove({ action: step.action, notation: step.notation });
+  }
+
+  function stop() {
+    if (picture && picture.chain && picture.chain.stop && options.interactive) {
+      onMove({ action: picture.chain.stop.action, notation: "stop" });
+    }
+  }
+
+  function onKey(event) {
+    if (event.target instanceof HTMLInputElement) return;
+    if ((event.key === "s" || event.key === "S") && picture && picture.chain) {
+      stop();
+    } else if (event.key === "Escape" && selected !== null && !(picture && picture.chain)) {
+      selectStone(selected);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+  svg.addEventListener("pointerleave", () => {
+    if (hovered) {
+      hovered = null;
+      drawOverlay();
+    }
+  });
+
+  function drawCounts() {
+    counts.replaceChildren(
+      ...picture.players.map((name, player) => {
+        const c = name;
+        const out = !picture.alive[player];
+        return h(
+          "span",
+          { class: "row", style: { opacity: out ? 0.45 : 1, marginRight: "0.8rem" } },
+          h("span", { class: "swatch", style: { background: STONE[c] } }),
+          `${name} ${picture.counts[player]}`,
+          out ? " (out)" : "",
+        );
+      }),
+    );
+  }
+
+  return {
+    show(next, opts = {}) {
+      picture = next;
+      options = opts;
+      byStone = new Map(picture.moves.map((m) => [m.from, m.steps]));
+      if (picture.chain) selected = picture.chain.stone;
+      else if (selected !== null && !byStone.has(selected)) selected = null;
+      if (!opts.interactive) selected = picture.chain ? picture.chain.stone : null;
+      hovered = null;
+      drawField();
+      drawStones();
+      drawOverlay();
+      drawCounts();
+      const canStop = Boolean(opts.interactive && picture.chain && picture.chain.stop);
+      stopButton.classList.toggle("hidden", !canStop);
+      tools.classList.toggle("hidden", !opts.interactive);
+    },
+    destroy() {
+      document.removeEventListener("keydown", onKey);
+      root.replaceChildren();
+    },
+  };
+}

@@ -1,0 +1,321 @@
+// The game page: players and spectators, live over the WebSocket. The seat secret is the URL
+// fragment (/g/<id>#<secret>) and goes to the server only in an Authorization header.
+
+import { ApiError, copyText, get, h, idFromPath, liveGame, post, secretFromFragment, toast } from "./api.js";
+import { GAME_TITLES, loadBoard, renderMoves, renderPlayers, renderResult, swatch, turnText } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+const id = idFromPath();
+const secret = secretFromFragment();
+let me = null; // our player number, when the secret is a seat of this game
+let view = null;
+let picture = null;
+let pictureCache = new Map(); // ply -> picture (positions never change once played)
+let browsing = null; // ply shown from the move list, null when live
+let board = null;
+let sending = false;
+let receivedAt = Date.now();
+let resignArmed = false;
+let live = null; // the socket
+let pending = null; // {ply, timer} of a move sent over the socket, until its view or refusal
+
+function showMessage(text, kind = "error") {
+  const box = $("message");
+  if (!text) {
+    box.classList.add("hidden");
+    return;
+  }
+  box.textContent = text;
+  box.className = `message ${kind}`;
+}
+
+async function pictureAt(ply) {
+  if (pictureCache.has(ply)) return pictureCache.get(ply);
+  const result = await get(`/api/games/${encodeURIComponent(id)}/picture?ply=${ply}`);
+  pictureCache.set(ply, result);
+  if (pictureCache.size > 64) pictureCache.delete(pictureCache.keys().next().value);
+  return result;
+}
+
+function myTurn() {
+  return (
+    view &&
+    view.status === "playing" &&
+    !view.read_only &&
+    secret &&
+    (me === null ? view.seats[view.current_player] === "human" : view.current_player === me)
+  );
+}
+
+function drawBanner() {
+  const banner = $("banner");
+  const mine = myTurn() && browsing === null;
+  banner.className = `banner${mine ? " mine" : ""}${view.status === "finished" ? " finished" : ""}`;
+  const dotColour = view.status === "playing" ? view.players[view.current_player] : null;
+  banner.replaceChildren(
+    dotColour ? swatch(dotColour) : h("span", { class: "flag-end" }, "⚑"),
+    h("span", { id: "turn" }, turnText(view, me)),
+    h("span", { class: "spacer" }),
+    h("span", { class: "muted", style: { fontWeight: 400, fontSize: "0.85rem" } }, secret ? "" : "watching"),
+  );
+}
+
+function drawSide() {
+  renderPlayers($("players"), view, { me, picture, clockBase: receivedAt });
+  renderMoves($("moves"), view.history, { selected: browsing, onPick: browse });
+  renderResult($("result"), view);
+  const playing = view.status === "playing" && !view.read_only;
+  $("notation-form").classList.toggle("hidden", !secret || !playing);
+  $("hint").classList.toggle("hidden", !secret || !playing);
+  $("takeback").classList.toggle("hidden", !secret || !playing);
+  $("takeback").disabled = !view.takeback || sending;
+  $("resign").classList.toggle("hidden", !secret || !playing || me === null);
+  $("rematch").classList.toggle("hidden", !secret || view.status !== "finished" || view.read_only);
+  if (view.rematch) {
+    $("rematch").textContent = "⟲ Go to the rematch";
+  }
+  const join = $("join");
+  const open = (view.open_seats || []).filter(() => !secret && playing);
+  join.classList.toggle("hidden", open.length === 0);
+  join.replaceChildren(
+    ...open.map((player) =>
+      h("button", { class: "btn small primary", type: "button", onclick: () => joinSeat(player) }, `Sit as ${view.players[player]}`),
+    ),
+  );
+}
+
+async function drawBoard() {
+  const ply = browsing === null ? view.ply : browsing;
+  let shown;
+  try {
+    shown = await pictureAt(ply);
+  } catch (exc) {
+    showMessage(`Cannot draw the position: ${exc.message}`);
+    return;
+  }
+  if ((browsing === null ? view.ply : browsing) !== ply) return; // a newer view arrived meanwhile
+  if (browsing === null) picture = shown;
+  board.show(shown, { interactive: browsing === null && myTurn() && !sending });
+  $("viewing").classList.toggle("hidden", browsing === null);
+  $("viewing-text").textContent = browsing === null ? "" : `Position after move ${browsing} of ${view.ply}`;
+  drawSide();
+}
+
+function setView(next) {
+  if (view && next.ply < view.ply && next.updated <= view.updated) return; // stale
+  if (pending && (next.ply > pending.ply || next.status !== "playing")) settlePending(null);
+  const plyChanged = !view || next.ply !== view.ply || next.status !== view.status;
+  if (view && next.ply < view.ply) pictureCache = new Map(); // a take-back rewrote the tail
+  view = next;
+  receivedAt = Date.now();
+  drawBanner();
+  if (plyChanged || !picture) drawBoard();
+  else drawSide();
+}
+
+// Moves go over the socket when it is open (a refusal comes back as a message, the move as the
+// next view); over HTTP otherwise.
+async function sendMove(move) {
+  if (!myTurn() || sending) return;
+  sending = true;
+  showMessage("");
+  $("hint-box").classList.add("hidden");
+  const body = { ply: view.ply };
+  if (move.action !== undefined && move.action !== null) body.action = move.action;
+  else body.move = move.notation;
+  if (live && live.send({ type: "move", token: secret, ...body })) {
+    pending = {
+      ply: view.ply,
+      timer: setTimeout(() => {
+        pending = null;
+        sending = false;
+        get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+      }, 15000),
+    };
+    drawBoard();
+    return;
+  }
+  try {
+    const next = await post(`/api/games/${encodeURIComponent(id)}/moves`, body, { token: secret });
+    sending = false;
+    $("notation").value = "";
+    setView(next);
+  } catch (exc) {
+    sending = false;
+    showMessage(refusal(exc));
+    // the position may have moved on (409): fetch the truth
+    try {
+      setView(await get(`/api/games/${encodeURIComponent(id)}`));
+      drawBoard();
+    } catch (again) {
+      /* keep the message */
+    }
+  }
+}
+
+function settlePending(refused) {
+  if (!pending) return;
+  clearTimeout(pending.timer);
+  pending = null;
+  sending = false;
+  if (refused) showMessage(refusal(refused));
+  else $("notation").value = "";
+}
+
+function refusal(exc) {
+  if (!(exc instanceof ApiError)) return String(exc);
+  if (exc.status === 422) return `Refused: ${exc.message}`;
+  if (exc.status === 409) return `Not now: ${exc.message}`;
+  if (exc.status === 403) return `Not your turn: ${exc.message}`;
+  if (exc.status === 401) return "This link's seat secret is not valid for this game.";
+  return exc.message;
+}
+
+function browse(ply) {
+  browsing = ply >= view.ply ? null : ply;
+  drawBanner();
+  drawBoard();
+}
+
+async function hint() {
+  const box = $("hint-box");
+  box.classList.remove("hidden");
+  box.textContent = "Thinking…";
+  try {
+    const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${view.ply}&level=medium`, { token: secret });
+    const values = (info.values || []).map((v, p) => `${view.players[p]} ${Number(v).toFixed(2)}`).join(", ");
+    box.replaceChildren(
+      h("div", {}, "Suggested: ", h("strong", {}, info.move)),
+      values ? h("div", { class: "muted" }, `evaluation: ${values}`) : null,
+      info.pv && info.pv.length > 1 ? h("div", { class: "muted" }, `line: ${info.pv.join(", ")}`) : null,
+      h("button", { class: "btn small", type: "button", onclick: () => sendMove({ action: info.action, notation: info.move }) }, "Play it"),
+    );
+  } catch (exc) {
+    box.textContent = `No hint: ${exc.message}`;
+  }
+}
+
+async function takeback() {
+  try {
+    setView(await post(`/api/games/${encodeURIComponent(id)}/takeback`, {}, { token: secret }));
+    showMessage("Move taken back.", "info");
+  } catch (exc) {
+    showMessage(refusal(exc));
+  }
+}
+
+async function resign() {
+  const button = $("resign");
+  if (!resignArmed) {
+    resignArmed = true;
+    button.textContent = "⚑ Really resign?";
+    setTimeout(() => {
+      resignArmed = false;
+      button.textContent = "⚑ Resign";
+    }, 4000);
+    return;
+  }
+  resignArmed = false;
+  button.textContent = "⚑ Resign";
+  try {
+    setView(await post(`/api/games/${encodeURIComponent(id)}/resign`, { ply: view.ply }, { token: secret }));
+  } catch (exc) {
+    showMessage(refusal(exc));
+  }
+}
+
+async function rematch() {
+  if (view.rematch) {
+    location.assign(`/g/${encodeURIComponent(view.rematch)}#${secret}`);
+    return;
+  }
+  try {
+    const created = await post(`/api/games/${encodeURIComponent(id)}/rematch`, {}, { token: secret });
+    location.assign(`/g/${encodeURIComponent(created.id)}#${secret}`);
+  } catch (exc) {
+    showMessage(refusal(exc));
+  }
+}
+
+async function joinSeat(player) {
+  try {
+    const seat = await post(`/api/games/${encodeURIComponent(id)}/join`, { player });
+    location.assign(seat.url);
+    location.reload();
+  } catch (exc) {
+    showMessage(refusal(exc));
+  }
+}
+
+function tickClocks() {
+  if (view && view.clock && view.clock.running !== null && view.status === "playing") {
+    renderPlayers($("players"), view, { me, picture, clockBase: receivedAt });
+  }
+}
+
+async function start() {
+  if (!id) {
+    $("banner").textContent = "No game id in the address.";
+    return;
+  }
+  try {
+    view = await get(`/api/games/${encodeURIComponent(id)}`);
+  } catch (exc) {
+    $("banner").textContent = exc.status === 404 ? "No such game." : `Cannot load the game: ${exc.message}`;
+    return;
+  }
+  if (secret) {
+    try {
+      const seat = await get(`/api/games/${encodeURIComponent(id)}/seat`, { token: secret });
+      me = seat.player;
+    } catch (exc) {
+      if (exc.status === 401 || exc.status === 403) {
+        showMessage("This link's seat secret is not valid for this game: you are watching.");
+      }
+    }
+  }
+  document.title = `Cathedral · ${GAME_TITLES[view.game] || view.game}`;
+  $("title").textContent = GAME_TITLES[view.game] || view.game;
+  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("record").setAttribute("download", `cathedral-${view.game}-${id}.json`);
+  $("replay").href = `/replay/${encodeURIComponent(id)}`;
+  board = await loadBoard(view.game, $("board"), { onMove: sendMove });
+  setView(view);
+  live = liveGame(id, (message) => {
+    if (message.type === "view") {
+      if (message.view.rematch && (!view || !view.rematch) && secret) toast("Your opponent wants a rematch: press Rematch to join.");
+      setView(message.view);
+    } else if (message.type === "error") {
+      if (pending) {
+        settlePending(new ApiError(message.status, message.error));
+        drawBoard();
+      } else {
+        showMessage(message.error);
+      }
+    } else if (message.type === "clock") {
+      get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+    }
+  });
+  setInterval(tickClocks, 500);
+  $("notation-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("notation").value.trim();
+    if (!text) return;
+    if (!myTurn()) {
+      showMessage("It is not your turn.");
+      return;
+    }
+    sendMove({ notation: text });
+  });
+  $("hint").addEventListener("click", hint);
+  $("takeback").addEventListener("click", takeback);
+  $("resign").addEventListener("click", resign);
+  $("rematch").addEventListener("click", rematch);
+  $("back-live").addEventListener("click", () => browse(view.ply));
+  $("copy-watch").addEventListener("click", () =>
+    copyText(`${location.origin}/g/${encodeURIComponent(id)}`).then(() => toast("Watch link copied.")),
+  );
+}
+
+start();

@@ -1,0 +1,86 @@
+// The lobby: public tables with an open seat, games being played, recent finished games; and
+// the upload of a game record to replay.
+
+import { get, h, post, seatColour } from "./api.js";
+import { GAME_TITLES } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+function item(game, actions) {
+  const players = (game.players || []).map((name, i) =>
+    h(
+      "span",
+      { class: "row", style: { gap: "0.2rem", marginRight: "0.4rem" } },
+      h("span", { class: "swatch", style: { background: seatColour(name) } }),
+      `${name}${game.seats && game.seats[i] !== "human" ? ` (${game.seats[i]})` : ""}`,
+    ),
+  );
+  return h(
+    "li",
+    { "data-game-id": game.id },
+    h("span", {}, h("strong", {}, GAME_TITLES[game.game] || game.game), h("br"), h("span", { class: "muted" }, players, `· move ${game.ply}`)),
+    h("span", { class: "row" }, actions),
+  );
+}
+
+async function join(game, player) {
+  try {
+    const seat = await post(`/api/games/${encodeURIComponent(game.id)}/join`, { player });
+    location.assign(seat.url);
+  } catch (exc) {
+    $("upload-error").textContent = exc.message;
+    refresh();
+  }
+}
+
+function fill(list, games, actions, empty) {
+  list.replaceChildren(...(games.length ? games.map((g) => item(g, actions(g))) : [h("li", { class: "muted" }, empty)]));
+}
+
+async function refresh() {
+  let lobby;
+  try {
+    lobby = await get("/api/lobby");
+  } catch (exc) {
+    $("open").replaceChildren(h("li", { class: "muted" }, `The lobby is not available: ${exc.message}`));
+    return;
+  }
+  fill(
+    $("open"),
+    lobby.open || [],
+    (g) => (g.open_seats || []).map((p) => h("button", { class: "btn small primary", type: "button", onclick: () => join(g, p) }, `Sit as ${g.players[p]}`)),
+    "No open table. Start one from the home page and make it public.",
+  );
+  fill($("playing"), lobby.playing || [], (g) => [h("a", { class: "btn small", href: `/g/${encodeURIComponent(g.id)}` }, "Watch")], "Nobody is playing right now.");
+  fill($("finished"), lobby.finished || [], (g) => [h("a", { class: "btn small", href: `/replay/${encodeURIComponent(g.id)}` }, "Replay")], "No finished game yet.");
+}
+
+async function upload() {
+  const file = $("record-file").files[0];
+  $("upload-error").textContent = "";
+  if (!file) {
+    $("upload-error").textContent = "Choose a record file first.";
+    return;
+  }
+  if (file.size > 1024 * 1024) {
+    $("upload-error").textContent = "That file is over 1 MB: it is not a game record.";
+    return;
+  }
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch (exc) {
+    $("upload-error").textContent = "That file is not JSON: expected a game record.";
+    return;
+  }
+  try {
+    const stored = await post("/api/records", record);
+    location.assign(stored.replay_url);
+  } catch (exc) {
+    $("upload-error").textContent = exc.message;
+  }
+}
+
+$("upload").addEventListener("click", upload);
+refresh();
+setInterval(refresh, 5000);

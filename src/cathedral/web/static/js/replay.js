@@ -1,0 +1,107 @@
+// The replay page: a step slider over every ply of a finished or uploaded game, the position at
+// each ply, and "analyse" asking the server's hard player for its evaluation and best move.
+
+import { get, h, idFromPath } from "./api.js";
+import { GAME_TITLES, loadBoard, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const id = idFromPath();
+let view = null;
+let board = null;
+let ply = 0;
+let token = 0;
+const cache = new Map();
+
+async function pictureAt(n) {
+  if (!cache.has(n)) cache.set(n, get(`/api/games/${encodeURIComponent(id)}/picture?ply=${n}`));
+  try {
+    return await cache.get(n);
+  } catch (exc) {
+    cache.delete(n);
+    throw exc;
+  }
+}
+
+async function show(n) {
+  ply = Math.max(0, Math.min(view.ply, n));
+  const mine = ++token;
+  $("slider").value = String(ply);
+  $("ply").textContent = `move ${ply} / ${view.ply}`;
+  $("analysis").replaceChildren();
+  renderMoves($("moves"), view.history, { selected: ply, onPick: show });
+  let picture;
+  try {
+    picture = await pictureAt(ply);
+  } catch (exc) {
+    $("banner").textContent = `Cannot draw move ${ply}: ${exc.message}`;
+    return;
+  }
+  if (mine !== token) return;
+  board.show(picture, { interactive: false });
+  const last = ply ? view.history[ply - 1] : "start";
+  const toMove = picture.to_move >= 0 ? view.players[picture.to_move] : null;
+  $("banner").replaceChildren(
+    toMove ? swatch(toMove) : h("span", { class: "flag-end" }, "⚑"),
+    h("span", {}, ply ? `After ${last}` : "The starting position"),
+    h("span", { class: "spacer" }),
+    h("span", { class: "muted" }, toMove ? `${toMove} to move` : picture.result || ""),
+  );
+  $("analyse").disabled = picture.to_move < 0;
+}
+
+async function analyse() {
+  const box = $("analysis");
+  const at = ply;
+  box.textContent = "The hard player is thinking…";
+  $("analyse").disabled = true;
+  try {
+    const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${at}&level=hard`);
+    if (at !== ply) return;
+    const values = (info.values || []).map((v, p) => h("div", {}, swatch(view.players[p]), ` ${view.players[p]}: ${Number(v).toFixed(3)}`));
+    box.replaceChildren(
+      h("div", {}, "Best move: ", h("strong", { class: "best-move" }, info.move), info.proven ? " (proven)" : ""),
+      ...values,
+      info.pv && info.pv.length ? h("div", { class: "muted" }, `Line: ${info.pv.join(" · ")}`) : null,
+    );
+  } catch (exc) {
+    box.textContent = `No analysis: ${exc.message}`;
+  } finally {
+    $("analyse").disabled = false;
+  }
+}
+
+async function start() {
+  try {
+    view = await get(`/api/games/${encodeURIComponent(id)}`);
+  } catch (exc) {
+    $("banner").textContent = exc.status === 404 ? "No such game." : exc.message;
+    return;
+  }
+  $("title").textContent = GAME_TITLES[view.game] || view.game;
+  document.title = `Cathedral · replay · ${GAME_TITLES[view.game] || view.game}`;
+  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("record").setAttribute("download", `cathedral-${view.game}-${id}.json`);
+  $("watch").href = `/g/${encodeURIComponent(id)}`;
+  renderPlayers($("players"), view, {});
+  renderResult($("result"), view);
+  board = await loadBoard(view.game, $("board"), { onMove: () => {} });
+  const slider = $("slider");
+  slider.max = String(view.ply);
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  $("first").addEventListener("click", () => show(0));
+  $("prev").addEventListener("click", () => show(ply - 1));
+  $("next").addEventListener("click", () => show(ply + 1));
+  $("last").addEventListener("click", () => show(view.ply));
+  $("analyse").addEventListener("click", analyse);
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowLeft" && event.target !== slider) show(ply - 1);
+    if (event.key === "ArrowRight" && event.target !== slider) show(ply + 1);
+    if (event.key === "Home") show(0);
+    if (event.key === "End") show(view.ply);
+  });
+  const start = Number(new URLSearchParams(location.search).get("ply"));
+  show(Number.isFinite(start) && start > 0 ? start : view.ply);
+}
+
+start();
