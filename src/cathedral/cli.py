@@ -8,17 +8,20 @@ from each game's declared parameters and seat names, so a new game needs no code
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 
+from cathedral import __version__
 from cathedral.ai import agent_names, load_agent
 from cathedral.ai import arena as arena_command
 from cathedral.core.contract import Game
-from cathedral.core.errors import CathedralError, RecordError
-from cathedral.core.record import Record
+from cathedral.core.errors import CathedralError
 from cathedral.core.registry import game_class, games, load
 from cathedral.server.cli import add_parser as add_serve_parser
-from cathedral.terminal import HUMAN, Session
+from cathedral.terminal import HUMAN, Session, resume_game
+from cathedral.terminal.records import read_record
+from cathedral.terminal.replay import replay as replay_record
 
 # ----- play ---------------------------------------------------------------------------------
 
@@ -31,12 +34,30 @@ def _seat_dest(name: str) -> str:
     return "seat_" + name.lower().replace(" ", "_")
 
 
+def _about(title: str, summary: str) -> str:
+    """Returns ``title: summary`` without saying the name twice (summaries often start with
+    the game's name and a colon)."""
+    head, sep, rest = summary.partition(": ")
+    if sep and len(head) <= 40:
+        summary = rest
+    return f"{title}: {summary}"
+
+
+def _metavar(kind: type, optional: bool) -> str:
+    names = {bool: "{true,false}", int: "N"}
+    return names.get(kind, "VALUE") + ("|none" if optional and kind is not bool else "")
+
+
 def _add_play_parser(commands: argparse._SubParsersAction) -> None:
     play = commands.add_parser(
         "play",
         help="play a game in the terminal",
-        description="Play a game in the terminal, each seat a human or a computer player.",
+        description="Play a game in the terminal, each seat a human or a computer player. "
+        "'cathedral play --resume FILE' goes on with a recorded game (seats and seed from the "
+        "record unless given anew, e.g. 'cathedral play --resume FILE --dark hard').",
     )
+    play.add_argument("--resume", dest="resume_any", metavar="FILE",
+                      help="go on with the game in a record (any game; see above)")
     by_game = play.add_subparsers(dest="game", metavar="GAME", required=True)
     levels = f"{HUMAN} or one of {', '.join(agent_names())}"
     for name in games():
@@ -45,14 +66,14 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:
         except (ImportError, AttributeError):  # a game still being written: not in the menu
             continue
         info = cls.info
-        about = info.summary
-        if not about.startswith(info.title):
-            about = f"{info.title}. {about}"
-        sub = by_game.add_parser(name, help=info.summary, description=about)
+        sub = by_game.add_parser(name, help=info.summary,
+                                 description=_about(info.title, info.summary))
         for param in info.parameters:
             kwargs: dict = {"help": f"{param.help} (default: {param.default})", "default": None}
             if param.choices:
                 kwargs["choices"] = [str(c) for c in param.choices]
+            else:
+                kwargs["metavar"] = _metavar(param.kind, param.optional)
             sub.add_argument("--" + param.name.replace("_", "-"), dest="param_" + param.name,
                              **kwargs)
         for index, seat in enumerate(info.seat_names):
@@ -64,9 +85,14 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:
                 f"(default: {HUMAN if index == 0 else 'greedy'})",
             )
         sub.add_argument("--seats", help="every seat at once, comma-separated, in player order")
-        sub.add_argument("--seed", type=int, help="seed for computer players and chance")
+        sub.add_argument("--seed", type=int, help="seed for computer players and chance "
+                         "(default: drawn at random and kept in the record)")
         sub.add_argument("--match", type=int, default=1, metavar="N",
-                         help="play N games, seats swapping colours each game (two players)")
+                         help="play N games (an even number), seats swapping colours each "
+                         "game (two players)")
+        sub.add_argument("--resume", metavar="FILE",
+                         help="go on with the unfinished game in a record written by play, "
+                         "save or quit (same seats and seed unless given anew)")
         sub.add_argument("--record", type=Path, metavar="FILE",
                          help="where to write the record (default: a file under "
                          "$CATHEDRAL_RECORDS or ~/.local/share/cathedral/records)")
@@ -75,9 +101,9 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:
         sub.set_defaults(run=_play)
 
 
-def _seats(args: argparse.Namespace, game: Game) -> list[str]:
+def _seats(args: argparse.Namespace, game: Game, recorded: list[str] | None = None) -> list[str]:
     names = game.player_names()
-    seats = [HUMAN] + ["greedy"] * (len(names) - 1)
+    seats = list(recorded) if recorded else [HUMAN] + ["greedy"] * (len(names) - 1)
     if args.seats:
         given = [s.strip() for s in args.seats.split(",")]
         if len(given) != len(names):
@@ -94,9 +120,18 @@ def _seats(args: argparse.Namespace, game: Game) -> list[str]:
         if name not in names and getattr(args, _seat_dest(name), None):
             raise CathedralError(f"there is no {name} seat with these parameters "
                                  f"(seats: {', '.join(names)})")
-    for seat in seats:
-        if seat != HUMAN:
+    for index, seat in enumerate(seats):
+        if seat == HUMAN:
+            continue
+        try:
             load_agent(seat, game)  # an unknown player or a bad spec is refused here, listed
+        except CathedralError as exc:
+            if recorded and recorded[index] == seat:
+                raise CathedralError(
+                    f"the record's {names[index]} seat is {seat!r}, not a player this terminal "
+                    f"knows; give it anew, e.g. {_seat_flag(names[index])} {HUMAN}"
+                ) from None
+            raise exc from None
     return seats
 
 
@@ -106,13 +141,35 @@ def _play(args: argparse.Namespace) -> int:
         for key, value in vars(args).items()
         if key.startswith("param_") and value is not None
     }
-    game = load(args.game, **params)
-    seats = _seats(args, game)
-    if args.match < 1:
-        raise CathedralError(f"--match {args.match}: expected a number of games >= 1")
+    resumed = None
+    if args.resume is not None:
+        resumed = resume_game(args.resume)
+        game = resumed.state.game
+        if game.name != args.game:
+            raise CathedralError(f"--resume {args.resume!r} holds a game of {game.name}, "
+                                 f"not {args.game}")
+        if params and load(args.game, **{**game.params, **params}).params != game.params:
+            raise CathedralError("a resumed game keeps the parameters of its record "
+                                 f"({', '.join(f'{k}={v}' for k, v in game.params.items())})")
+        if args.match != 1:
+            raise CathedralError("--match cannot be combined with --resume")
+    else:
+        game = load(args.game, **params)
+    seats = _seats(args, game, resumed.players if resumed else None)
+    if args.match < 1 or (args.match > 1 and args.match % 2):
+        raise CathedralError(f"--match {args.match}: expected 1 or an even number of games "
+                             "(colours swap each game, so each side plays each colour equally)")
     if args.match > 1 and game.num_players != 2:
         raise CathedralError("--match is for two-player games")
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    size = tuple(shutil.get_terminal_size()) if sys.stdout.isatty() else None
+    if resumed is not None:
+        seed = args.seed if args.seed is not None else resumed.seed
+        session = Session(game, seats, seed=seed, color=color, record_path=args.record,
+                          state=resumed.state, size=size,
+                          meta={"resumed_from": str(Path(args.resume).expanduser())})
+        session.run()
+        return _exit_status(session)
     totals = [0.0, 0.0]
     for number in range(args.match):
         # Seat lists are per colour; in a match the participants swap colours every game.
@@ -121,19 +178,25 @@ def _play(args: argparse.Namespace) -> int:
         if path is not None and args.match > 1:
             path = path.with_name(f"{path.stem}-{number + 1}{path.suffix}")
         seed = None if args.seed is None else args.seed + number
-        session = Session(game, order, seed=seed, color=color, record_path=path)
+        session = Session(game, order, seed=seed, color=color, record_path=path, size=size)
         if args.match > 1:
             session.say(f"Game {number + 1} of {args.match}: "
                         + ", ".join(f"{n} {s}" for n, s in zip(game.player_names(), order)))
         state = session.run()
         if not state.is_terminal() and session.resigned is None:
-            return 0  # stopped before the end
+            return _exit_status(session)  # stopped before the end
         for participant in (0, 1):
             colour = participant if number % 2 == 0 else 1 - participant
             totals[participant] += state.scores()[colour]
     if args.match > 1:
         _print_match(game, seats, totals)
     return 0
+
+
+def _exit_status(session: Session) -> int:
+    """Returns the exit status of a game's way out: 0 for an end or quit, 130 for Ctrl-C,
+    129 for a hangup, 1 for a computer player that failed."""
+    return {"interrupted": 130, "hangup": 129, "crash": 1}.get(session.ending, 0)
 
 
 def _print_match(game: Game, seats: list[str], totals: list[float]) -> None:
@@ -155,38 +218,9 @@ def _print_match(game: Game, seats: list[str], totals: list[float]) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {args.file!r}: {exc.strerror}") from None
-    record = Record.from_json(text)
-    states = list(record.replay())
-    names = states[0].game.player_names()
-    players = ", ".join(f"{n}: {p}" for n, p in zip(names, record.players))
-    print(f"{record.game} {record.params} - {players}")
-    interactive = args.interactive and sys.stdin.isatty()
-    last = len(states) - 1
-    if args.to is not None:
-        index = max(0, min(args.to, last))
-    else:
-        index = 0 if interactive or args.all else last
-    color = sys.stdout.isatty()
-    while True:
-        if index > 0:
-            print(f"{index}. {record.actions[index - 1]}")
-        print(states[index].render(color=color))
-        if not interactive:
-            if args.all and index < last:
-                index += 1
-                continue
-            break
-        answer = input("[Enter] next, b back, q quit> ").strip().lower()
-        if answer == "q":
-            break
-        index = max(0, index - 1) if answer == "b" else min(last, index + 1)
-    if record.result:
-        print(record.result.get("text", ""))
-    return 0
+    return replay_record(args.file, to=args.to, every=args.all,
+                         interactive=args.interactive and sys.stdin.isatty(),
+                         color=sys.stdout.isatty())
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -215,7 +249,7 @@ def _games(args: argparse.Namespace) -> int:
             info = game_class(name).info
         except (ImportError, AttributeError):
             continue
-        print(f"{name:8} {info.title}: {info.summary}")
+        print(f"{name:8} {_about(info.title, info.summary)}")
     return 0
 
 
@@ -224,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cathedral",
         description="Play, replay and study three board games named Cathedral.",
     )
+    parser.add_argument("--version", action="version", version=f"cathedral {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_play_parser(commands)
     arena_command.add_parser(commands)
@@ -249,8 +284,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _resume_shortcut(argv: list[str]) -> list[str]:
+    """Returns ``play GAME --resume FILE ...`` for ``play --resume FILE ...``, the game read
+    from the record, so the game's own seat flags work on a resumed game."""
+    if len(argv) < 2 or argv[0] != "play" or argv[1] in games():
+        return argv
+    for index, word in enumerate(argv):
+        if word.startswith("--resume="):
+            argv = [*argv[:index], "--resume", word.partition("=")[2], *argv[index + 1:]]
+            break
+    if "--resume" not in argv:
+        return argv
+    where = argv.index("--resume")
+    if where + 1 >= len(argv):
+        return argv  # argparse says what is missing
+    record = read_record(argv[where + 1])
+    return ["play", record.game, *argv[1:]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv = _resume_shortcut(argv)
+    except CathedralError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -10,7 +10,6 @@ import sys
 import pexpect
 import pytest
 
-import cathedral
 from cathedral import Record
 
 CLI = [sys.executable, "-m", "cathedral"]
@@ -23,19 +22,18 @@ def run(*args: str, stdin: str = "", env=None) -> subprocess.CompletedProcess:
 
 def test_a_whole_game_through_the_terminal_with_a_mistyped_and_an_illegal_move(tmp_path):
     record_path = tmp_path / "game.json"
+    here = tmp_path / "here.json"
     child = pexpect.spawn(
         sys.executable,
         ["-m", "cathedral", "play", "classic", "--light", "human", "--dark", "greedy",
          "--seed", "5", "--record", str(record_path), "--color", "never"],
         encoding="utf-8",
         timeout=60,
+        dimensions=(24, 100),
     )
-    mirror = cathedral.load("classic").new_initial_state()
     first = True
     while True:
         index = child.expect([r"Light> ", r"Record written to"])
-        for move in re.findall(r"Dark \(greedy\) played ([^\r\n]+)", child.before):
-            mirror.apply_action(mirror.string_to_action(move.strip()))
         if index == 1:
             break
         if first:
@@ -47,20 +45,31 @@ def test_a_whole_game_through_the_terminal_with_a_mistyped_and_an_illegal_move(t
             child.expect(r"error: illegal placement 'Tavern a1': Light must place the Cathedral")
             child.expect("Light> ")
             child.sendline("moves cathedral")
-            child.expect(r"\(224 moves\)")
+            child.expect(r"-- 21 of \d+ lines; Enter for more, q to stop -- ")  # one page
+            child.sendline("")
+            child.expect(r"-- 42 of ")
+            child.sendline("q")
+            child.expect("Light> ")
+            child.sendline("moves cathedral e5")
+            child.expect(r"\((\d+) moves\)")
+            assert int(child.match.group(1)) < 224
             child.expect("Light> ")
             first = False
-        action = mirror.legal_actions()[0]
-        move = mirror.action_to_string(action)
-        mirror.apply_action(action)
-        child.sendline(move)
+        else:
+            # What the computer did is shown under the board, before the prompt.
+            assert re.search(r"Dark \(greedy\) played \w+", child.before)
+        child.sendline(f"save {here}")
+        child.expect("Saved to")
+        child.expect("Light> ")
+        mirror = Record.from_json(here.read_text()).final_state()
+        child.sendline(mirror.action_to_string(mirror.legal_actions()[0]))
     child.expect(pexpect.EOF)
-    assert mirror.is_terminal()
     record = Record.from_json(record_path.read_text())
     final = record.final_state()
-    assert final == mirror
+    assert final.is_terminal()
     assert record.players == ["human", "greedy"]
-    assert record.result["text"] == mirror.result_string()
+    assert record.meta["seed"] == 5
+    assert record.result["text"] == final.result_string()
 
 
 def test_undo_save_hint_and_resign(tmp_path):
@@ -148,13 +157,28 @@ def test_rules_are_printed():
         (("replay", "/nonexistent/r.json"), "cannot read"),
         (("bench", "classic", "--param", "opening"), "expected NAME=VALUE"),
         (("bench", "classic", "--param", "opening=fast"), "bad value 'fast'"),
-        (("play", "classic", "--match", "0"), "expected a number of games >= 1"),
+        (("play", "classic", "--match", "0"), "--match 0: expected 1 or an even number"),
+        (("play", "classic", "--match", "3"), "--match 3: expected 1 or an even number"),
+        (("play", "classic", "--dark", "mcts:seconds=abc"), "bad value seconds=abc"),
+        (("play", "classic", "--dark", "alphabeta:depth=x"), "bad value depth=x"),
+        (("play", "classic", "--dark", "alphabeta:depth=0"),
+         "bad value depth=0 (expected a positive whole number)"),
+        (("play", "classic", "--dark", "mcts:seconds=0"),
+         "bad value seconds=0 (expected a positive number)"),
+        (("play", "classic", "--dark", "rollout:iterations=-1"), "bad value iterations=-1"),
+        (("arena", "classic", "random", "greedy", "--games", "0"),
+         "--games 0: expected a positive multiple of 2"),
+        (("arena", "classic", "random", "greedy", "--games", "3"),
+         "--games 3: expected a positive multiple of 2"),
+        (("play", "--resume", "/nonexistent/r.json"), "cannot read"),
     ],
 )
 def test_bad_input_gives_a_clear_error_and_exit_code_2(args, message):
     result = run(*args)
     assert result.returncode == 2
     assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert message in result.stderr.strip().splitlines()[-1]  # one line says it all
 
 
 def test_corrupt_record_is_refused(tmp_path):

@@ -1,31 +1,68 @@
-"""A terminal Session driven in-process through its input and output streams."""
+"""A terminal Session driven in-process through its input and output streams: moves and
+commands, the log of what happened since a player's last move, records on every way out,
+resuming, Tab completion."""
 
 from __future__ import annotations
 
 import io
+import re
+
+import pytest
 
 import cathedral
 from cathedral import Record
-from cathedral.terminal import Session
+from cathedral.ai.base import Agent
+from cathedral.terminal import Session, resume_game
+from cathedral.terminal.lineedit import LineReader, completions
+from cathedral.terminal.listing import columns, matches
 
 
-def session(text: str, tmp_path, seats=("human", "random")) -> tuple[Session, str]:
+def session(text: str, tmp_path, seats=("human", "random"), game="classic", **kwargs):
     out = io.StringIO()
-    s = Session(cathedral.load("classic"), list(seats), seed=3, color=False,
-                record_path=tmp_path / "r.json", out=out, inp=io.StringIO(text))
+    inp = text if not isinstance(text, str) else io.StringIO(text)
+    s = Session(cathedral.load(game, **kwargs.pop("params", {})), list(seats), seed=3,
+                color=False, record_path=tmp_path / "r.json", out=out, inp=inp, **kwargs)
     s.run()
     return s, out.getvalue()
+
+
+def listed_moves(out: str) -> list[str]:
+    """Returns the moves a ``moves`` listing printed (in columns)."""
+    found = []
+    for line in out.splitlines():
+        cells = re.split(r"\s{2,}", line.removeprefix("Light> ").strip())
+        if all(re.fullmatch(r"[A-Z][a-z]+( [a-j]\d+)+", c) for c in cells if c) and cells[0]:
+            found.extend(c for c in cells if c)
+    return found
 
 
 def test_moves_are_played_and_the_record_kept_on_quit(tmp_path):
     _, out = session("Cathedral b1 b2 a3 b3 c3 b4\nmoves castle\nquit\n", tmp_path)
     assert "Dark (random) played" in out
-    lines = [line.removeprefix("Light> ") for line in out.splitlines()]  # prompts end no line
-    listed = [line for line in lines if line.startswith("Castle ")]
-    assert listed and all(line.startswith("Castle ") for line in listed)
+    listed = listed_moves(out)
+    assert listed and all(move.startswith("Castle ") for move in listed)
     assert f"({len(listed)} moves)" in out
     record = Record.from_json((tmp_path / "r.json").read_text())
     assert record.actions[0] == "Cathedral a3 b1 b2 b3 b4 c3" and len(record.actions) == 2
+    assert record.meta["seed"] == 3 and record.meta["stopped"] == "quit"
+    assert f"Go on with: cathedral play --resume {tmp_path / 'r.json'}" in out
+
+
+def test_the_moves_filter_matches_whole_words_and_squares(tmp_path):
+    assert matches("Stable a1 a2", "stable a1")
+    assert not matches("Stable a10 a9", "stable a1")
+    assert not matches("Castle a1 a2", "cast")
+    _, out = session("Cathedral b1 b2 a3 b3 c3 b4\nmoves tavern j1\nquit\n", tmp_path)
+    listed = listed_moves(out)
+    assert listed == ["Tavern j1"]
+    assert "(1 move)" in out  # not "1 moves"
+
+
+def test_columns_fit_the_width():
+    texts = [f"Tavern {f}{r}" for f in "abc" for r in range(1, 11)]
+    lines = columns(texts, 40)
+    assert all(len(line) <= 40 for line in lines)
+    assert sorted(word for line in lines for word in re.split(r"\s{2,}", line)) == sorted(texts)
 
 
 def test_undo_needs_a_move_of_ones_own(tmp_path):
@@ -36,5 +73,160 @@ def test_undo_needs_a_move_of_ones_own(tmp_path):
 def test_computer_players_alone_finish_the_game(tmp_path):
     s, out = session("", tmp_path, seats=("greedy", "random"))
     assert s.state.is_terminal()
-    assert s.state.result_string() in out
+    assert out.count(s.state.result_string()) >= 1
     assert Record.from_json((tmp_path / "r.json").read_text()).final_state() == s.state
+
+
+class Interrupting:
+    """An input stream whose reader presses Ctrl-C after some lines."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+
+    def readline(self) -> str:
+        if not self.lines:
+            raise KeyboardInterrupt
+        return self.lines.pop(0) + "\n"
+
+
+def test_ctrl_c_at_the_prompt_writes_the_record_and_says_where(tmp_path):
+    s, out = session(Interrupting(["Cathedral b1 b2 a3 b3 c3 b4"]), tmp_path)
+    assert s.ending == "interrupted"
+    assert f"Record written to {tmp_path / 'r.json'}" in out
+    record = Record.from_json((tmp_path / "r.json").read_text())
+    assert len(record.actions) == 2 and record.meta["stopped"] == "interrupted"
+
+
+class Failing(Agent):
+    """A computer player that raises ``error`` when asked for a move."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__()
+        self.error = error
+
+    def choose(self, state):
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    ("error", "ending", "said"),
+    [
+        (KeyboardInterrupt(), "interrupted", "Interrupted."),
+        (RuntimeError("out of cheese"), "crash",
+         "error: the computer player of Dark (random) failed: RuntimeError: out of cheese"),
+    ],
+)
+def test_ctrl_c_while_the_computer_thinks_or_its_crash_keeps_the_game(tmp_path, error, ending,
+                                                                     said):
+    out = io.StringIO()
+    s = Session(cathedral.load("classic"), ["human", "random"], seed=3, color=False,
+                record_path=tmp_path / "r.json", out=out,
+                inp=io.StringIO("Cathedral b1 b2 a3 b3 c3 b4\n"))
+    s.agents[1] = Failing(error)
+    s.run()
+    assert s.ending == ending
+    assert said in out.getvalue()
+    record = Record.from_json((tmp_path / "r.json").read_text())
+    assert record.actions == ["Cathedral a3 b1 b2 b3 b4 c3"]
+    assert record.meta["stopped"] == ending
+
+
+def test_a_bad_hint_spec_is_one_line_and_the_game_goes_on(tmp_path):
+    s, out = session("hint mcts:seconds=0\nhint alphabeta:depth=x\nCathedral b1 b2 a3 b3 c3 b4\n"
+                     "quit\n", tmp_path)
+    assert "error: agent 'mcts:seconds=0': bad value seconds=0 (expected a positive number)" in out
+    assert "error: agent 'alphabeta:depth=x': bad value depth=x" in out
+    assert len(s.state.history()) == 2 and s.ending == "quit"
+
+
+def test_hint_says_its_value_scale(tmp_path):
+    _, out = session("hint easy\nquit\n", tmp_path)
+    assert re.search(r"value for Light [+-]\d\.\d\d .*-1 a sure loss, 0 even, \+1 a sure win",
+                     out)
+
+
+def test_save_expands_the_home_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    _, out = session("Cathedral b1 b2 a3 b3 c3 b4\nsave ~/kept.json\nquit\n", tmp_path)
+    assert f"Saved to {tmp_path / 'kept.json'}" in out
+    assert Record.from_json((tmp_path / "kept.json").read_text()).actions[0].startswith("Cath")
+
+
+def test_what_the_computer_did_is_shown_under_the_board(tmp_path):
+    # Allmer with four players: three computer steps between two of White's, all shown.
+    s, out = session("moves\n" + "\n".join(["quit"]) + "\n", tmp_path,
+                     seats=("random", "random", "random", "human"), game="allmer",
+                     params={"players": 4})
+    for name in ("White", "Blue", "Black"):
+        assert re.search(rf"{name} \(random\) played [a-o]\d+", out), name
+    assert s.ending == "quit"
+
+
+def test_a_whole_red_turn_is_shown_with_the_dice(tmp_path):
+    _, out = session("quit\n", tmp_path, seats=("greedy", "human"), game="red",
+                     params={"players": 2})
+    log = out[out.rindex("The Red Cathedral"):]
+    turn = re.search(r"Red \(greedy\) played (.+?)(?:\n\S|\Z)", log, re.S).group(1)
+    assert "|" in turn  # several decisions of one turn on one line
+    assert re.search(r"\(roll \w+ \d\)", log)  # the dice rolled since Blue's last look
+
+
+def test_classic_says_who_is_skipped(tmp_path):
+    game = cathedral.load("classic")
+    # Light walls off the whole board but a corner no Dark building fits (classic.md: a
+    # player who cannot place passes); found by playing greedy games until it happens.
+    import random
+
+    from cathedral.testing import random_action
+    for seed in range(200):
+        state, rng = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            action = random_action(state, rng)
+            mover = state.current_player()
+            text = state.describe_action(action)
+            state.apply_action(action)
+            if state.current_player() == mover and "Cathedral" not in text:
+                other = "Dark" if mover == 0 else "Light"
+                assert text.endswith(f"{other} cannot place and is skipped")
+                return
+    pytest.fail("no game with a skipped player in 200 random games")
+
+
+def test_a_resumed_game_rolls_the_dice_the_whole_game_would_have(tmp_path):
+    game = cathedral.load("red", players=2)
+    whole = Session(game, ["random", "random"], seed=11, color=False,
+                    record_path=tmp_path / "whole.json", out=io.StringIO())
+    whole.run()
+    history = whole.state.history()
+    assert whole.state.is_terminal()
+    part = game.new_initial_state()
+    for action in history[:150]:
+        part.apply_action(action)
+    (tmp_path / "part.json").write_text(Record.from_state(part, players=["random", "random"],
+                                                          meta={"seed": 11}).to_json())
+    resumed = resume_game(tmp_path / "part.json")
+    assert resumed.seed == 11 and resumed.players == ["random", "random"]
+    again = Session(game, resumed.players, seed=resumed.seed, color=False,
+                    record_path=tmp_path / "again.json", out=io.StringIO(), state=resumed.state)
+    again.run()
+    assert again.state.history() == history
+
+
+def test_a_finished_game_is_not_resumed(tmp_path):
+    session("", tmp_path, seats=("greedy", "random"))
+    with pytest.raises(cathedral.RecordError, match="is over"):
+        resume_game(tmp_path / "r.json")
+
+
+def test_tab_completes_buildings_squares_and_commands():
+    assert completions("Cas", ["Castle", "Cathedral", "c3"]) == ["Castle"]
+    assert completions("ca", ["Castle", "Cathedral", "c3"]) == ["Castle", "Cathedral"]
+    state = cathedral.load("classic").new_initial_state()
+    s = Session(state.game, ["human", "random"], seed=1, color=False, record_path=None,
+                out=io.StringIO(), inp=io.StringIO(""))
+    reader = s.reader
+    assert isinstance(reader, LineReader) and not reader.editing  # not a terminal
+    assert reader.complete("Cath", 0) == "Cathedral" and reader.complete("Cath", 1) is None
+    assert reader.complete("und", 0) == "undo"
+    squares = {reader.complete("e", i) for i in range(30)} - {None}
+    assert {"e4", "e5"} <= squares

@@ -222,6 +222,11 @@ def schedule(
     """
     if len(agents) < 2:
         raise CathedralError("the arena needs at least two agents")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1 or games % num_players:
+        raise CathedralError(
+            f"--games {games}: expected a positive multiple of {num_players} (each agent "
+            f"takes every seat equally often, so {num_players} games is the smallest match)"
+        )
     if num_players == 2:
         pairings = list(combinations(agents, 2))
     else:

@@ -256,6 +256,13 @@ class State(ABC):
         example which stone must continue a chain); empty when nothing."""
         return ""
 
+    def describe_action(self, action: Action) -> str:
+        """Returns what ``action`` does from this state, for people: its notation, then what
+        the rules do that the notation does not say (captures, conversions, a player who
+        cannot move and is skipped). Called before the action is applied; the default is the
+        notation."""
+        return self.action_to_string(action)
+
     def picture(self) -> dict:
         """Returns a plain JSON-ready picture of the position and of what each legal move
         would do, for graphical front ends (the browser draws it and never re-implements a

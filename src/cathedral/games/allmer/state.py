@@ -523,6 +523,11 @@ class AllmerState(State):
     def render(self, *, color: bool = False) -> str:
         return render.text_board(self, color=color)
 
+    def describe_action(self, action: int) -> str:
+        from cathedral.games.allmer.narrate import describe
+
+        return describe(self, action)
+
     def picture(self) -> dict:
         from cathedral.games.allmer.picture import picture
 

@@ -13,7 +13,7 @@ import numpy as np
 from cathedral.core.contract import TERMINAL, Game, GameInfo, State, check_history, ranked_returns
 from cathedral.core.errors import IllegalActionError, NotationError, StateError
 from cathedral.core.params import Param
-from cathedral.games.classic import heuristic, notation
+from cathedral.games.classic import heuristic, narrate, notation
 from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
     ACTION_OF,
@@ -310,6 +310,9 @@ class ClassicState(State):
         from cathedral.games.classic.picture import picture
 
         return picture(self)
+
+    def describe_action(self, action: int) -> str:
+        return narrate.describe(self, action)
 
     def render(self, *, color: bool = False) -> str:
         last = self._history[-1] if self._history else None

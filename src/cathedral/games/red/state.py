@@ -788,6 +788,11 @@ class RedState(State):
 
         return picture(self)
 
+    def describe_action(self, action: int) -> str:
+        from cathedral.games.red.narrate import describe
+
+        return describe(self, action)
+
     def prompt_hint(self) -> str:
         from cathedral.games.red.render import prompt_hint
 
