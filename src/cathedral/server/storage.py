@@ -250,19 +250,18 @@ class Storage:
                 "action": a.action, "player": a.player, "notation": a.notation,
                 "clock": _dumps(a.clock), "at": a.at}
 
-    def append(self, game_id: str, generation: int, entry: StoredAction, *,
-               status: str, result: dict | None = None) -> None:
-        """Appends one action; raises ``PlyTaken`` if that ply is already stored."""
+    def append(self, game_id: str, generation: int, entries: list[StoredAction], *,
+               status: str) -> None:
+        """Appends actions (a move and the chance outcomes it led to) in one transaction;
+        raises ``PlyTaken``, storing none of them, if one of those plies is stored already."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(ActionRow).values(
-                    **self._action_values(game_id, generation, entry)))
+                conn.execute(insert(ActionRow), [
+                    self._action_values(game_id, generation, entry) for entry in entries])
                 conn.execute(update(GameRow).where(GameRow.id == game_id).values(
-                    ply=entry.ply + 1, status=status, updated=entry.at,
-                    **({"result": _dumps(result)} if result is not None else {}),
-                ))
+                    ply=entries[-1].ply + 1, status=status, updated=entries[-1].at))
         except IntegrityError:
-            raise PlyTaken(f"ply {entry.ply} of game {game_id} is already played") from None
+            raise PlyTaken(f"ply {entries[0].ply} of game {game_id} is already played") from None
 
     def finish(self, game_id: str, result: dict, at: float) -> None:
         """Ends a game outside the rules (a resignation, a clock)."""

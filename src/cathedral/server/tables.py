@@ -183,7 +183,8 @@ class Table:
 
     def player_of(self, token: str) -> int | None:
         """Returns the human seat ``token`` opens, or ``None``."""
-        return find_token(token, ((s.player, s.token_hash) for s in self.seats))
+        return find_token(token, ((s.player, s.token_hash) for s in self.seats
+                                  if s.kind == HUMAN))
 
     def computer_to_move(self) -> bool:
         player = self.state.current_player()
@@ -259,7 +260,8 @@ class Table:
 
     def view_text(self, now: float, wall: Callable[[], float]) -> str:
         """The view as JSON text, built once per change."""
-        if self._view is None or self._view[0] != self.version:
+        ticking = self.clock is not None and self.clock.running is not None
+        if self._view is None or self._view[0] != self.version or ticking:
             text = json.dumps(self.view(now, wall), separators=(",", ":"))
             self._view = (self.version, text)
         return self._view[1]
@@ -498,37 +500,58 @@ class Hub:
             raise ApiError(422, f"illegal move: {exc}") from None
         return state, action
 
-    async def _commit(self, table: Table, next_state: State, action: int, player: int) -> None:
-        """Makes one action durable, then live: append to the log, swap in the new state,
-        run the clocks, broadcast the view. ``next_state`` is the state after ``action``."""
+    async def _commit(self, table: Table, next_state: State | None, action: int | None,
+                      player: int) -> None:
+        """Makes an action durable, then live, with the chance outcomes it leads to: one
+        transaction appends them all to the log; then, with nothing awaited in between (no
+        reader sees a chance node), each ply is swapped in and its view broadcast. With
+        ``next_state`` None only the chance node the table stands on is resolved."""
         now, wall = self.now(), self.wall()
-        notation = table.state.action_to_string(action)
+        steps: list[tuple[State, StoredAction]] = []
         clock_after = None
         if table.clock is not None:
             clock_after = list(table.clock.remaining)
             if player >= 0 and table.clock.running == player:
                 clock_after[player] += table.clock.increment_s - (now - table.clock.since)
             clock_after = [round(t, 3) for t in clock_after]
-        entry = StoredAction(table.ply, action, player, notation, clock_after, wall)
-        status = "finished" if next_state.is_terminal() else "playing"
+        before, ply = table.state, table.ply
+        if next_state is not None and action is not None:
+            steps.append((next_state, StoredAction(ply, action, player,
+                                                   before.action_to_string(action),
+                                                   clock_after, wall)))
+            before, ply = next_state, ply + 1
+        while before.is_chance_node():
+            outcome = chance_outcome(before, table.seed, ply)
+            after = before.clone()
+            after.apply_action(outcome)
+            steps.append((after, StoredAction(ply, outcome, CHANCE,
+                                              before.action_to_string(outcome),
+                                              clock_after, wall)))
+            before, ply = after, ply + 1
+        if not steps:
+            return
+        status = "finished" if before.is_terminal() else "playing"
         try:
-            await self.db(self.storage.append, table.id, table.generation, entry, status=status)
+            await self.db(self.storage.append, table.id, table.generation,
+                          [entry for _, entry in steps], status=status)
         except PlyTaken:
             # Another server process wrote this ply first: ours is stale; reload from the log.
             self.tables.pop(table.id, None)
             raise ApiError(409, "the game moved on meanwhile: reload it") from None
-        table.state = next_state
-        table.entries.append(entry)
-        table.updated = wall
         if table.clock is not None:
             if player >= 0:
                 table.clock.moved(player, now)
             table.clock.remaining = list(clock_after)
-        log.info(json.dumps({"event": "move", "game": table.id, "ply": entry.ply,
-                             "player": player, "move": notation,
-                             "by": "chance" if player < 0 else table.seats[player].kind}))
-        self._run_clock(table)
-        self._changed(table)
+        table.updated = wall
+        for state, entry in steps:
+            table.state = state
+            table.entries.append(entry)
+            log.info(json.dumps({"event": "move", "game": table.id, "ply": entry.ply,
+                                 "player": entry.player, "move": entry.notation,
+                                 "by": "chance" if entry.player < 0
+                                 else table.seats[entry.player].kind}))
+            self._run_clock(table)
+            self._changed(table)
 
     def _changed(self, table: Table, extra: str | None = None) -> None:
         table.version += 1
@@ -542,14 +565,14 @@ class Hub:
     async def _settle(self, table: Table) -> None:
         """Resolves chance nodes at once and hands a computer's turn to the workers
         (called with the lock held, after every change)."""
-        while not table.finished and table.state.is_chance_node():
-            action = chance_outcome(table.state, table.seed, table.ply)
-            next_state = table.state.clone()
-            next_state.apply_action(action)
-            await self._commit(table, next_state, action, CHANCE)
+        await self._draw_chance(table)
         if (not table.finished and table.computer_to_move() and not self.closing
                 and (table.auto is None or table.auto.done())):
             table.auto = self._spawn(self._computer(table))
+
+    async def _draw_chance(self, table: Table) -> None:
+        if not table.finished and table.state.is_chance_node():
+            await self._commit(table, None, None, CHANCE)
 
     async def _computer(self, table: Table) -> None:
         """Asks the workers for the computer's move and plays it unless the game moved on."""
@@ -587,8 +610,8 @@ class Hub:
                     await self._commit(table, next_state, action, player)
                 except ApiError:
                     return
-                await self._settle(table)
-                return
+                # The loop goes on while a computer is to move (red: many decisions a turn).
+                await self._draw_chance(table)
 
     # ----- clocks -------------------------------------------------------------------------
 
