@@ -122,7 +122,8 @@ def test_resume_refuses_other_parameters_and_unknown_seats(tmp_path):
     path.write_text(json.dumps(data))
     result = run("play", "--resume", str(path))
     assert result.returncode == 2
-    assert "the record's Light seat is 'alice'" in result.stderr and "--light human" in result.stderr
+    assert "the record's Light seat is 'alice'" in result.stderr
+    assert "--light human" in result.stderr
 
 
 def test_replay_survives_ctrl_d_and_odd_answers(tmp_path):
