@@ -210,3 +210,12 @@ def test_security_headers_and_error_bodies_everywhere(client):
     assert wrong.status_code == 405 and list(wrong.json()) == ["error"]
     bad_query = client.get("/api/games/x/picture?ply=abc")
     assert bad_query.status_code == 400 and list(bad_query.json()) == ["error"]
+
+
+def test_a_secret_tells_its_seat_without_moving(client):
+    table = create(client, seats=("human", "human"))
+    for seat in table["seats"]:
+        answer = client.get(f"/api/games/{table['id']}/seat", headers=bearer(seat["token"]))
+        assert answer.json() == {"player": seat["player"]}
+    assert client.get(f"/api/games/{table['id']}/seat").status_code == 401
+    assert client.get(f"/api/games/{table['id']}/seat", headers=bearer("x")).status_code == 401

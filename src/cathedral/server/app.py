@@ -300,6 +300,11 @@ def create_app(settings: Settings) -> FastAPI:
         token = bearer_token(request.headers.get("authorization"))
         return json_text(await hub_of(request).move(game_id, token, body))
 
+    @app.get("/api/games/{game_id}/seat")
+    async def seat(game_id: str, request: Request):
+        token = bearer_token(request.headers.get("authorization"))
+        return {"player": hub_of(request).seat_of(await hub_of(request).table(game_id), token)}
+
     @app.post("/api/games/{game_id}/resign")
     async def resign(game_id: str, request: Request):
         body = await _optional_body(request, models.Resign)

@@ -470,6 +470,10 @@ class Hub:
                            "seat's invitation gave")
         return player
 
+    def seat_of(self, table: Table, token: str | None) -> int:
+        """Returns the seat a secret opens (401 if none): the page asks before moving."""
+        return self._authorise(table, token)
+
     async def move(self, game_id: str, token: str | None, move: models.Move) -> str:
         """Plays a human's move: 401, 409, 403, 422 in that order; returns the new view."""
         table = await self.table(game_id)
