@@ -26,15 +26,19 @@ there are many).
   two cautious players shuffle into it.
 - An iteration that never cut a line short (neither by depth nor by width) has solved the
   position: the search stops and says its values are proven.
+- With ``endgame`` set (two players, no chance), once a position has at most
+  ``endgame_actions`` legal actions the exact solver (``cathedral.ai.endgame``) gets that share
+  of the time first: if it finishes, the move is the best by final score margin, not merely a
+  winning one, and the margin is reported. Otherwise the search goes on in the time left.
 """
 
 from __future__ import annotations
 
-import json
 import math
 
-from cathedral.ai.base import Agent, static_values
+from cathedral.ai.base import Agent, position_key, static_values
 from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
+from cathedral.ai.endgame import EndgameSolver
 from cathedral.ai.mcts import play
 from cathedral.core.contract import CHANCE, TERMINAL, Action, State
 
@@ -45,16 +49,6 @@ WIN = 1.0
 
 class _OutOfBudget(Exception):
     """Raised inside the search when the budget runs out mid-iteration."""
-
-
-def position_key(state: State) -> object:
-    """Returns a hashable key identifying the position (not the path) of ``state``."""
-    hook = getattr(state, "position_key", None)
-    if hook is not None:
-        return hook()
-    data = state._to_dict()
-    data.pop("history", None)
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 class AlphaBetaAgent(Agent):
@@ -70,6 +64,8 @@ class AlphaBetaAgent(Agent):
         table_size: entries kept in the transposition table before it is cleared.
         contempt: what a draw costs the root player (> 0 makes it play on for a win where a
             repetition or a quiet-move rule would end the game level).
+        endgame: the share of the budget the exact endgame solver may spend first (0: never).
+        endgame_actions: the solver is tried only where at most this many actions are legal.
         clock: the time source (tests pass a fake one).
     """
 
@@ -87,6 +83,8 @@ class AlphaBetaAgent(Agent):
         chance_samples: int = 8,
         table_size: int = 500_000,
         contempt: float = 0.0,
+        endgame: float = 0.0,
+        endgame_actions: int = 40,
         clock: Clock | None = None,
     ) -> None:
         super().__init__(seed)
@@ -106,6 +104,13 @@ class AlphaBetaAgent(Agent):
             "extensions": extensions, "quiescence": quiescence,
             "chance_samples": chance_samples, "contempt": contempt,
         }
+        if endgame:
+            self.params |= {"endgame": endgame, "endgame_actions": endgame_actions}
+        if not 0.0 <= endgame <= 1.0:
+            raise ValueError(f"endgame is a share of the budget, 0 to 1, got {endgame!r}")
+        self.endgame = endgame
+        self.endgame_actions = endgame_actions
+        self.solver = EndgameSolver() if endgame else None
         self.table: dict[object, tuple[int, float, int, Action | None]] = {}
         self._order_cache: dict[object, list[Action]] = {}
         self.nodes = 0
@@ -113,6 +118,8 @@ class AlphaBetaAgent(Agent):
         self._game_history: list[Action] = []
 
     def reset(self) -> None:
+        if self.solver is not None:
+            self.solver.table.clear()
         self.table.clear()
         self._order_cache.clear()
         self._seen.clear()
@@ -135,6 +142,9 @@ class AlphaBetaAgent(Agent):
             self._order_cache.clear()
         self.nodes = 0
         self._remember(state)
+        solved = self._solve_endgame(state)
+        if solved is not None:
+            return solved
         max_depth = self.budget.depth or 64
         best: tuple[Action, float, list[tuple[Action, float]]] | None = None
         completed = 0
@@ -167,6 +177,36 @@ class AlphaBetaAgent(Agent):
             depth=completed,
             proven=proven,
             scores=scores,
+        )
+
+    def _solve_endgame(self, state: State) -> SearchInfo | None:
+        """Returns the exact solver's answer when the position is small enough and it
+        finishes within its share of the budget, else None."""
+        if (self.solver is None or state.game.num_players != 2
+                or len(state.legal_actions()) > self.endgame_actions):
+            return None
+        budget = self.budget
+        share = Budget(
+            seconds=None if budget.seconds is None else budget.seconds * self.endgame,
+            iterations=None if budget.iterations is None
+            else max(1, int(budget.iterations * self.endgame)),
+        )
+        if not share.is_bounded():
+            return None  # a depth-only budget: the solver's cost could not be bounded
+        try:
+            solution = self.solver.solve(state, Deadline(share, self.clock))
+        except ValueError:  # a chance node ahead: not for the solver
+            return None
+        self.nodes = self.solver.nodes
+        if solution is None:
+            return None
+        root = self._root
+        sign = (solution.margin > 0) - (solution.margin < 0)
+        values = [float(sign) if p == root else float(-sign) for p in range(2)]
+        return SearchInfo(
+            action=solution.action, values=values, pv=solution.pv, iterations=solution.nodes,
+            seconds=self._deadline.elapsed(), depth=len(solution.pv), proven=True,
+            scores=[(solution.action, float(sign))], margin=solution.margin,
         )
 
     def _remember(self, state: State) -> None:

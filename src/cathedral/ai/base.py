@@ -8,6 +8,7 @@ budgeted by time are not: how far they get depends on the machine).
 
 from __future__ import annotations
 
+import json
 import random
 
 from cathedral.ai.budget import SearchInfo
@@ -22,6 +23,16 @@ def static_values(state: State) -> list[float]:
         return list(state.evaluate())
     except NotImplementedError:
         return [0.0] * state.game.num_players
+
+
+def position_key(state: State) -> object:
+    """Returns a hashable key identifying the position (not the path) of ``state``."""
+    hook = getattr(state, "position_key", None)
+    if hook is not None:
+        return hook()
+    data = state._to_dict()
+    data.pop("history", None)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def chance_sample(state: State, rng: random.Random) -> Action:

@@ -67,6 +67,8 @@ class SearchInfo:
         depth: the deepest completed iteration (alpha-beta) or the tree's depth (MCTS).
         proven: whether ``values`` are exact (a solved position), not estimates.
         scores: every root action's value for the player to move, best first (for hints).
+        margin: when the exact endgame solver decided, the final score margin for the player
+            to move with best play (positive: that player wins by so much); else None.
     """
 
     action: int
@@ -77,6 +79,7 @@ class SearchInfo:
     depth: int = 0
     proven: bool = False
     scores: list[tuple[int, float]] = field(default_factory=list)
+    margin: float | None = None
 
 
 class Deadline:

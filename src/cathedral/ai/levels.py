@@ -17,7 +17,9 @@ The searches per game:
 
 - ``classic`` (2 players, no chance, branching in the hundreds): alpha-beta with heuristic
   move ordering and forward pruning (``width`` best actions per inner node), iterative
-  deepening to the time limit; the endgame is searched to the end.
+  deepening to the time limit; the endgame is searched to the end. Hard and max first give
+  half their time to the exact endgame solver once at most 40 placements are legal, so a
+  solvable endgame is played for the best final margin (``cathedral.ai.endgame``).
 - ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
   conversions) and contempt for draws and repeated positions; medium 0.1 s and hard 0.25 s
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
@@ -62,8 +64,8 @@ LEVELS: dict[str, dict[str, Spec]] = {
     "classic": _search_levels(
         "alphabeta",
         {"budget": Budget(seconds=1.0), "width": 8, "root_width": 24},
-        {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40},
-        {"budget": Budget(seconds=20.0), "width": 14, "root_width": 60},
+        {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40, "endgame": 0.5},
+        {"budget": Budget(seconds=20.0), "width": 14, "root_width": 60, "endgame": 0.5},
     ),
     # Draws by repetition come easily in Allmer's game (two cautious players shuffle), so the
     # searches hold a draw, or a position met again, worth -0.3 to themselves and play on for

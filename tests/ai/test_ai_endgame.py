@@ -1,0 +1,114 @@
+"""The exact endgame solver against brute force, and alpha-beta handing it the endgame."""
+
+from __future__ import annotations
+
+import pytest
+
+import cathedral
+from cathedral.ai import load_agent
+from cathedral.ai.alphabeta import AlphaBetaAgent
+from cathedral.ai.budget import Budget, Deadline
+from cathedral.ai.endgame import EndgameSolver, final_margin
+from cathedral.ai.levels import level_spec
+
+
+def brute_force(state, root: int) -> float:
+    """The root player's margin with best play, by plain minimax over every legal action."""
+    if state.is_terminal():
+        return final_margin(state, root)
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        values.append(brute_force(child, root))
+    return max(values) if state.current_player() == root else min(values)
+
+
+@pytest.fixture(scope="module")
+def greedy_games():
+    """The positions of three greedy classic games, each a list from the first move on."""
+    game = cathedral.load("classic")
+    lines = []
+    for seed in range(3):
+        agent = load_agent("greedy", game, seed=seed)
+        state, line = game.new_initial_state(), []
+        while not state.is_terminal():
+            line.append(state.clone())
+            state.apply_action(agent.choose(state))
+        lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("back", [1, 2, 3])
+def test_endgame_solver_margin_equals_brute_force(greedy_games, back):
+    for line in greedy_games:
+        state = line[-back]
+        root = state.current_player()
+        solution = EndgameSolver().solve(state, Deadline(Budget(iterations=1_000_000)))
+        assert solution is not None
+        assert solution.margin == brute_force(state, root)
+        # The chosen action itself achieves the margin.
+        child = state.clone()
+        child.apply_action(solution.action)
+        assert brute_force(child, root) == solution.margin
+
+
+def test_endgame_solver_reused_table_gives_the_same_answers(greedy_games):
+    solver = EndgameSolver()
+    line = greedy_games[0]
+    first = [solver.solve(line[-b], Deadline(Budget(iterations=1_000_000))) for b in (1, 2, 3)]
+    again = [solver.solve(line[-b], Deadline(Budget(iterations=1_000_000))) for b in (3, 2, 1)]
+    assert [s.margin for s in first] == [s.margin for s in reversed(again)]
+
+
+def test_endgame_solver_pv_is_legal_and_ends_the_game(greedy_games):
+    state = greedy_games[1][-3].clone()
+    solution = EndgameSolver().solve(state, Deadline(Budget(iterations=1_000_000)))
+    for action in solution.pv:
+        state.apply_action(action)  # raises on an illegal action
+    assert state.is_terminal()
+    assert final_margin(state, greedy_games[1][-3].current_player()) == solution.margin
+
+
+def test_endgame_solver_gives_up_when_the_budget_runs_out(greedy_games):
+    state = greedy_games[0][0]  # the first move: far too big to solve
+    solver = EndgameSolver()
+    assert solver.solve(state, Deadline(Budget(iterations=50))) is None
+    assert solver.nodes == 50
+
+
+def test_endgame_solver_refuses_games_it_cannot_solve():
+    state = cathedral.load("allmer", players=4).new_initial_state()
+    with pytest.raises(ValueError, match="two-player"):
+        EndgameSolver().solve(state, Deadline(Budget(iterations=10)))
+
+
+def test_alphabeta_with_endgame_reports_the_solved_margin(greedy_games):
+    state = greedy_games[2][-3]
+    agent = AlphaBetaAgent(seed=0, budget=Budget(iterations=200_000), endgame=0.5)
+    info = agent.analyse(state)
+    root = state.current_player()
+    assert info.proven
+    assert info.margin == brute_force(state, root)
+    sign = (info.margin > 0) - (info.margin < 0)
+    assert info.values[root] == sign and info.values[1 - root] == -sign
+
+
+def test_alphabeta_without_endgame_reports_no_margin(greedy_games):
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=1))
+    assert agent.analyse(greedy_games[2][-3]).margin is None
+
+
+def test_alphabeta_endgame_waits_for_a_small_position(greedy_games):
+    # The opening has hundreds of legal placements: the solver is not even tried.
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=1), endgame=0.5, endgame_actions=40)
+    info = agent.analyse(greedy_games[0][1])
+    assert info.margin is None and agent.solver.nodes == 0
+
+
+def test_classic_hard_and_max_use_the_endgame_solver():
+    for level in ("hard", "max"):
+        name, kwargs = level_spec(level, "classic")
+        assert name == "alphabeta" and kwargs["endgame"] > 0
+    with pytest.raises(ValueError, match="endgame"):
+        load_agent("alphabeta:depth=1,endgame=2", cathedral.load("classic"))
