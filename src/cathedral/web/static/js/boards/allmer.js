@@ -5,7 +5,7 @@
 import { h, s } from "../api.js";
 
 const GAP = 30;
-const PAD = 26;
+const PAD = 34;
 // stones are coloured by their seat's name (board colour c is the stones of player c - 1)
 const STONE = { White: "#f7f3ea", Black: "#2a2623", Blue: "#2f64b3", Red: "#c0392b" };
 const STONE_EDGE = { White: "#8c826f", Black: "#000", Blue: "#173a6e", Red: "#6e1a12" };
@@ -34,6 +34,7 @@ export function createBoard(root, { onMove }) {
     points: s("g"),
     last: s("g", { "pointer-events": "none" }),
     stones: s("g"),
+    hover: s("g", { "pointer-events": "none" }),
     overlay: s("g"),
     labels: s("g", { "font-size": 10, fill: "#e8d4a8", "text-anchor": "middle" }),
   };
@@ -101,8 +102,8 @@ export function createBoard(root, { onMove }) {
       // bulge away from the centre of the cross
       const mx = (px(a.x) + px(b.x)) / 2;
       const my = (py(a.y) + py(b.y)) / 2;
-      const cx = px(7) + (mx - px(7)) * 1.45;
-      const cy = py(7) + (my - py(7)) * 1.45;
+      const cx = px(7) + (mx - px(7)) * 1.2;
+      const cy = py(7) + (my - py(7)) * 1.2;
       layers.passages.append(s("path", { d: `M${px(a.x)} ${py(a.y)}Q${cx} ${cy} ${px(b.x)} ${py(b.y)}` }));
     }
     picture.points.forEach((pt) => {
@@ -115,8 +116,8 @@ export function createBoard(root, { onMove }) {
     const files = "abcdefghijklmno";
     for (let i = 0; i < 15; i++) {
       layers.labels.append(
-        s("text", { x: px(i), y: size - 6 }, files[i]),
-        s("text", { x: 9, y: py(i) + 3 }, String(15 - i)),
+        s("text", { x: px(i), y: size - 10 }, files[i]),
+        s("text", { x: 12, y: py(i) + 3 }, String(15 - i)),
       );
     }
   }
@@ -191,8 +192,29 @@ export function createBoard(root, { onMove }) {
     });
   }
 
+  // the hovered landing's path and the stones it would convert, on their own layer so that the
+  // landings under the pointer are never replaced while it moves (a click needs the same
+  // element under both halves of the press)
+  function drawHover() {
+    layers.hover.replaceChildren();
+    if (selected === null || !hovered || !options.interactive) return;
+    const from = picture.points[selected];
+    const to = picture.points[hovered.to];
+    layers.hover.append(
+      s("line", { x1: px(from.x), y1: py(from.y), x2: px(to.x), y2: py(to.y), stroke: "#2f7d32", "stroke-width": 3, "stroke-dasharray": "4 4" }),
+    );
+    for (const p of hovered.converts) {
+      const pt = picture.points[p];
+      layers.hover.append(
+        s("circle", { cx: px(pt.x), cy: py(pt.y), r: 13, fill: "rgba(179,38,30,0.25)", stroke: "#b3261e", "stroke-width": 3, class: "converts" }),
+      );
+    }
+    status.textContent = describe(hovered);
+  }
+
   function drawOverlay() {
     layers.overlay.replaceChildren();
+    drawHover();
     if (selected === null || !options.interactive) {
       status.textContent = options.interactive
         ? picture.chain
@@ -203,18 +225,6 @@ export function createBoard(root, { onMove }) {
     }
     const steps = stepsOf(selected);
     const from = picture.points[selected];
-    if (hovered) {
-      const to = picture.points[hovered.to];
-      layers.overlay.append(
-        s("line", { x1: px(from.x), y1: py(from.y), x2: px(to.x), y2: py(to.y), stroke: "#2f7d32", "stroke-width": 3, "stroke-dasharray": "4 4", "pointer-events": "none" }),
-      );
-      for (const p of hovered.converts) {
-        const pt = picture.points[p];
-        layers.overlay.append(
-          s("circle", { cx: px(pt.x), cy: py(pt.y), r: 13, fill: "rgba(179,38,30,0.25)", stroke: "#b3261e", "stroke-width": 3, "pointer-events": "none", class: "converts" }),
-        );
-      }
-    }
     for (const step of steps) {
       const pt = picture.points[step.to];
       const converting = step.converts.length > 0;
@@ -242,11 +252,11 @@ export function createBoard(root, { onMove }) {
       }
       g.addEventListener("pointerenter", () => {
         hovered = step;
-        drawOverlay();
+        drawHover();
       });
       g.addEventListener("focus", () => {
         hovered = step;
-        status.textContent = describe(step);
+        drawHover();
       });
       g.addEventListener("click", () => play(step));
       g.addEventListener("keydown", (event) => {
@@ -295,7 +305,7 @@ export function createBoard(root, { onMove }) {
   svg.addEventListener("pointerleave", () => {
     if (hovered) {
       hovered = null;
-      drawOverlay();
+      drawHover();
     }
   });
 
