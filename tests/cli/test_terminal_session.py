@@ -13,7 +13,7 @@ import cathedral
 from cathedral import Record
 from cathedral.ai.base import Agent
 from cathedral.terminal import Session, resume_game
-from cathedral.terminal.lineedit import LineReader, completions
+from cathedral.terminal.lineedit import LineReader, completions, next_words
 from cathedral.terminal.listing import columns, matches
 
 
@@ -221,12 +221,20 @@ def test_a_finished_game_is_not_resumed(tmp_path):
 def test_tab_completes_buildings_squares_and_commands():
     assert completions("Cas", ["Castle", "Cathedral", "c3"]) == ["Castle"]
     assert completions("ca", ["Castle", "Cathedral", "c3"]) == ["Castle", "Cathedral"]
-    state = cathedral.load("classic").new_initial_state()
-    s = Session(state.game, ["human", "random"], seed=1, color=False, record_path=None,
+    game = cathedral.load("classic")
+    s = Session(game, ["human", "random"], seed=1, color=False, record_path=None,
                 out=io.StringIO(), inp=io.StringIO(""))
     reader = s.reader
     assert isinstance(reader, LineReader) and not reader.editing  # not a terminal
-    assert reader.complete("Cath", 0) == "Cathedral" and reader.complete("Cath", 1) is None
-    assert reader.complete("und", 0) == "undo"
-    squares = {reader.complete("e", i) for i in range(30)} - {None}
-    assert {"e4", "e5"} <= squares
+    assert reader.complete("Cath", 0, before="") == "Cathedral"
+    assert reader.complete("Cath", 1, before="") is None
+    assert reader.complete("und", 0, before="") == "undo"
+    # After the building, the squares of its legal placements through those typed so far.
+    s.state.apply_action(s.state.string_to_action("Cathedral e4 d5 e5 f5 e6 e7"))
+    s.state.apply_action(s.state.string_to_action("Castle a1 a2 b1 c1 c2"))
+    s._words = None
+    offered = {reader.complete("", i, before="Castle j10 ") for i in range(60)} - {None}
+    castles = [m for m in s._move_texts() if m.startswith("Castle ") and " j10" in m]
+    assert offered == {w for m in castles for w in m.split()[1:]} - {"j10"}
+    assert "a1" not in offered and "Castle" not in offered
+    assert next_words("moves ", ["Tavern a1"]) == {"Tavern", "a1"}

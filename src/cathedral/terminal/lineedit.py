@@ -26,24 +26,40 @@ def completions(text: str, words: Iterable[str]) -> list[str]:
     return sorted({word for word in words if word.lower().startswith(lowered)})
 
 
-def move_words(moves: Iterable[str]) -> set[str]:
-    """Returns the words of move strings (building names, squares, keywords) plus commands."""
-    words = set(COMMANDS)
+def next_words(before: str, moves: Iterable[str]) -> set[str]:
+    """Returns the words that may come next after the words typed so far (``before``).
+
+    The first word may be a command or the first word of any legal move; after it, the words
+    of the legal moves that start with that word and hold every word typed (in any order,
+    as squares may be), less those already typed: ``Castle b2`` offers the squares of the
+    castles through b2. After ``moves`` or ``hint``, the words of any move.
+    """
+    typed = [word.lower() for word in before.split()]
+    moves = list(moves)
+    if not typed:
+        return set(COMMANDS) | {move.split()[0] for move in moves if move.split()}
+    if typed[0] in ("moves", "hint"):
+        return {word for move in moves for word in move.split()}
+    out = set()
     for move in moves:
-        words.update(move.split())
-    return words
+        words = move.split()
+        lowered = [word.lower() for word in words]
+        if lowered and lowered[0] == typed[0] and all(word in lowered for word in typed[1:]):
+            out.update(w for w, low in zip(words[1:], lowered[1:]) if low not in typed[1:])
+    return out
 
 
 class LineReader:
     """Reads lines from ``inp``; on an interactive terminal with readline, through ``input``.
 
-    ``words`` is called at each Tab press for the words completion may offer.
+    ``moves`` is called at each Tab press for the legal moves' notation, which completion
+    offers word by word (see ``next_words``).
     """
 
-    def __init__(self, inp: TextIO, out: TextIO, words: Callable[[], Iterable[str]]) -> None:
+    def __init__(self, inp: TextIO, out: TextIO, moves: Callable[[], Iterable[str]]) -> None:
         self.inp = inp
         self.out = out
-        self.words = words
+        self.moves = moves
         # input() reads sys.stdin and writes sys.stdout: only those streams get line editing.
         self.editing = (
             _readline is not None
@@ -59,10 +75,15 @@ class LineReader:
             else:
                 _readline.parse_and_bind("tab: complete")
 
-    def complete(self, text: str, index: int) -> str | None:
-        """readline's completer: the ``index``-th completion of ``text``."""
+    def complete(self, text: str, index: int, before: str | None = None) -> str | None:
+        """readline's completer: the ``index``-th completion of ``text``, the word being
+        typed; ``before`` is the line before it (read from readline when not given)."""
         if index == 0:
-            self._matches = completions(text, self.words())
+            if before is None:
+                line = _readline.get_line_buffer() if _readline is not None else ""
+                start = _readline.get_begidx() if _readline is not None else 0
+                before = line[:start]
+            self._matches = completions(text, next_words(before, self.moves()))
         return self._matches[index] if index < len(self._matches) else None
 
     def read(self, prompt: str) -> str | None:

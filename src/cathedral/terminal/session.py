@@ -24,7 +24,7 @@ from cathedral.ai import hint, load_agent
 from cathedral.core.contract import CHANCE, Game, State, ranked_returns
 from cathedral.core.errors import CathedralError
 from cathedral.core.record import Record
-from cathedral.terminal.lineedit import LineReader, move_words
+from cathedral.terminal.lineedit import LineReader
 from cathedral.terminal.listing import columns, matches, page
 from cathedral.terminal.records import default_record_path
 from cathedral.testing import random_action
@@ -136,8 +136,8 @@ class Session:
         self.resigned: int | None = None
         self.ending = "finished"  # or quit, interrupted, hangup, crash, resigned
         self.written: Path | None = None
-        self.reader = LineReader(self.inp, self.out, self._completion_words)
-        self._words: set[str] | None = None
+        self.reader = LineReader(self.inp, self.out, self._move_texts)
+        self._words: list[str] | None = None
         # What each action did, for people, and who took it: the log players read.
         self.lines: list[str] = []
         self.movers: list[int] = []
@@ -330,10 +330,10 @@ class Session:
                 self._apply(action)
                 return
 
-    def _completion_words(self) -> set[str]:
+    def _move_texts(self) -> list[str]:
+        """Returns the legal moves' notation (kept until the next action, for Tab)."""
         if self._words is None:
-            moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
-            self._words = move_words(moves)
+            self._words = [self.state.action_to_string(a) for a in self.state.legal_actions()]
         return self._words
 
     # ----- commands -----------------------------------------------------------------------

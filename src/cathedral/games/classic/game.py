@@ -33,7 +33,7 @@ from cathedral.games.classic.pieces import (
     square_name,
     squares_of,
 )
-from cathedral.games.classic.render import board_text
+from cathedral.games.classic.render import board_text, terminal_text
 from cathedral.games.classic.rules import GONE, IN_HAND, ON_BOARD, Position
 
 INFO = GameInfo(
@@ -314,9 +314,16 @@ class ClassicState(State):
     def describe_action(self, action: int) -> str:
         return narrate.describe(self, action)
 
-    def render(self, *, color: bool = False) -> str:
+    def render(self, *, color: bool = False, width: int | None = None,
+               height: int | None = None) -> str:
+        """Returns the text board; given a terminal ``width``, the terminal's layout (the
+        shapes in hand beside the board, the last placement marked even without colour)."""
         last = self._history[-1] if self._history else None
-        text = board_text(self.position, last_action=last, color=color)
+        if width is None:
+            text = board_text(self.position, last_action=last, color=color)
+        else:
+            text = "\n".join(terminal_text(self.position, last_action=last, color=color,
+                                           width=width))
         if last is not None:
             mover = self._last_mover()
             text += f"\nLast: {COLOUR_NAMES[mover]} {notation.action_string(last)}"

@@ -3,6 +3,11 @@
 Each square shows one character: a building's letter (upper case Light, lower case Dark), ``#``
 for the Cathedral, ``+`` Light territory, ``-`` Dark territory, ``.`` empty. The colour form
 shades buildings and territories and marks the last placement.
+
+``terminal_text`` is the terminal's layout: the same board with the last placement marked
+(``*`` before each of its squares, or a shade in colour) and beside it the shapes of the
+buildings each colour still has in hand, as they sit when not turned (Light's and Dark's
+Abbey and Academy are mirror images).
 """
 
 from __future__ import annotations
@@ -11,12 +16,14 @@ from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
     ACTION_SQUARES,
     COLOUR_NAMES,
+    DARK,
     FILES,
     LIGHT,
     PLAYER_BUILDINGS,
     SIZE,
     SQUARES_OF_BUILDING,
     Building,
+    shape,
     squares_of,
 )
 from cathedral.games.classic.rules import GONE, IN_HAND, Position
@@ -117,3 +124,81 @@ LEGEND = (
     "- Dark territory. Letters: T Tavern, S Stable, I Inn, B Bridge, Q Square, M Manor, "
     "A Abbey, Y Academy, F Infirmary, K Castle, W Tower."
 )
+
+
+SHORT_LEGEND = (
+    "# Cathedral  T Tavern  S Stable  I Inn",
+    "B Bridge  Q Square  M Manor  A Abbey",
+    "Y Academy  F Infirmary  K Castle  W Tower",
+)
+
+
+def hand_shapes(position: Position, colour: int, *, color: bool = False) -> list[str]:
+    """Returns the buildings ``colour`` has in hand drawn side by side (each copy once), the
+    rows aligned at the bottom, with a space between buildings."""
+    drawings = []
+    if colour == LIGHT and position.cathedral_state == IN_HAND:
+        drawings.append((shape(Building.CATHEDRAL, colour), "#", "cathedral"))
+    for building, count in zip(PLAYER_BUILDINGS, position.hands[colour]):
+        letter = LETTERS[building] if colour == LIGHT else LETTERS[building].lower()
+        for _ in range(count):
+            drawings.append((shape(building, colour), letter, "light" if colour == LIGHT
+                             else "dark"))
+    if not drawings:
+        return ["(nothing)"]
+    height = max(len(rows) for rows, _, _ in drawings)
+    lines = [""] * height
+    for rows, letter, style in drawings:
+        padded = ("." * len(rows[0]),) * (height - len(rows)) + tuple(rows)
+        for i, row in enumerate(padded):
+            cells = "".join(
+                (_paint(letter, style) if color else letter) if ch == "#" else " " for ch in row)
+            lines[i] += cells + " "
+    return [line.rstrip() for line in lines]
+
+
+def terminal_text(position: Position, *, last_action: int | None, color: bool,
+                  width: int) -> list[str]:
+    """Returns the board with the hands' shapes beside it (below it when ``width`` is too
+    narrow for both), the last placement marked."""
+    board = board_text(position, last_action=last_action, color=color).splitlines()
+    board = board[: SIZE + 2]  # the hand lines are drawn as shapes instead
+    if not color and last_action is not None:
+        board = _star_last(board, last_action)
+    panel = []
+    for colour in (LIGHT, DARK):
+        squares = position.unplaced(colour)
+        panel.append(f"{COLOUR_NAMES[colour]} in hand, {squares} squares:")
+        panel.extend(hand_shapes(position, colour, color=color))
+    panel.extend(SHORT_LEGEND)
+    if position.cathedral_state == GONE:
+        panel.append("The Cathedral is captured, out of the game.")
+    board_width = 4 + 2 * SIZE + 4
+    panel_width = max(len(_plain(line)) for line in panel)
+    if board_width + 3 + panel_width > width:
+        return board + panel
+    lines = []
+    for i in range(max(len(board), len(panel))):
+        left = board[i] if i < len(board) else ""
+        pad = board_width - len(_plain(left))
+        right = panel[i] if i < len(panel) else ""
+        lines.append((left + " " * pad + "   " + right).rstrip())
+    return lines
+
+
+def _star_last(board: list[str], last_action: int) -> list[str]:
+    """Marks the squares of the last placement with ``*`` in front of their letter."""
+    rows = [list(line) for line in board]
+    for square in ACTION_SQUARES[last_action]:
+        rank, file = divmod(square, SIZE)
+        row = rows[SIZE - rank]  # rank 10 is line 1
+        column = 3 + 2 * file  # "10  . . ." : the cell of file f is at 4 + 2f, a space before
+        row[column] = "*"
+    return ["".join(row) for row in rows]
+
+
+def _plain(text: str) -> str:
+    """Returns ``text`` without ANSI codes (for measuring it)."""
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
