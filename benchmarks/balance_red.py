@@ -31,6 +31,26 @@ Last run (``--games 60``, reconstructed set, greedy in every seat):
   kind 1.90-2.06 (fair 2.00).
 - 4 players: 60/60 ended, seats 22-28% (± 11, fair 25), white 35%, colours 15-17%;
   completed 70 / 62 / 62%; mean rank by tile kind 2.25-2.61 (fair 2.50; recognition n=16).
+
+Rules version 2 (issue 13: the published two-player thirds, the sale of prestige at one moment
+of the turn, influence groups placed at random, the 80-space track with 40 prestige spaces),
+``--games 40 --workers 1``, 2026-12-01; no card value changed:
+
+- 2 players: 36/40 ended by a sixth completion, 54 rounds on average, winning score 70; seats
+  47.5 / 52.5% (± 15.5); white die 37% of market visits, own dice 23% each, yellow and green
+  8-9%; foundations / middles / domes completed 77 / 70 / 64%, 1.02 / 1.46 / 1.99 recognition
+  per material; mean rank by face-up tile kind 1.46-1.61 (fair 1.50; recognition n=2).
+- 3 players: 39/40 ended, 36 rounds, winning score 48.5; seats 47.5 / 20.0 / 32.5% (± 12-16,
+  fair 33: no seat outside its interval, the first seat's lead is the largest figure to watch);
+  white 37%, red, blue, yellow 17-19%, green 9%; completed 71 / 59 / 59%; rank by tile kind
+  1.98-2.12 (fair 2.00).
+- 4 players: 40/40 ended, 34 rounds, winning score 49; seats 17.5-30% (± 12-14, fair 25);
+  white 34%, colours 16-17%; completed 68 / 61 / 59%; rank by tile kind 2.51-2.60 (fair 2.50).
+
+The denser top of the track raised the winning scores (recognition past space 60 is a
+prestige point each). Dice and levels are where version 1 had them (domes completed 64-59%
+against 71-62%); the 3-player seats moved (version 1: 25 / 38 / 37%), within the intervals of
+40 games.
 """
 
 from __future__ import annotations
