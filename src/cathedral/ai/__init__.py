@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 
 from cathedral.ai.alphabeta import AlphaBetaAgent
+from cathedral.ai.analysis import Analysis, analyse
 from cathedral.ai.base import Agent, GreedyAgent, RandomAgent
 from cathedral.ai.budget import Budget, SearchInfo
 from cathedral.ai.levels import LEVEL_NAMES, level_spec
@@ -201,6 +202,7 @@ __all__ = [
     "LEVEL_NAMES",
     "Agent",
     "AlphaBetaAgent",
+    "Analysis",
     "Budget",
     "GreedyAgent",
     "MCTSAgent",
@@ -208,6 +210,7 @@ __all__ = [
     "RolloutAgent",
     "SearchInfo",
     "agent_names",
+    "analyse",
     "hint",
     "load_agent",
     "parse_spec",

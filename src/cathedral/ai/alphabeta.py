@@ -156,17 +156,18 @@ class AlphaBetaAgent(Agent):
             except _OutOfBudget:
                 break
             best, completed = result, depth
-            if not self._cut:
-                proven = True
-                break
-            if abs(result[1]) >= WIN:  # a forced result found: deeper adds nothing
-                proven = True
-                break
-            if self._deadline.time_expired():
+            proven = not self._cut or abs(result[1]) >= WIN  # solved, or a forced result
+            if self.progress is not None:
+                self.progress(self._info(state, best, completed, proven))
+            if proven or self._deadline.time_expired():
                 break
         if best is None:  # not even depth 1 finished: the best action by heuristic
             action = self._ordered(state, self.root_width)[0]
             best = (action, 0.0, [(action, 0.0)])
+        return self._info(state, best, completed, proven)
+
+    def _info(self, state: State, best: tuple[Action, float, list[tuple[Action, float]]],
+              depth: int, proven: bool) -> SearchInfo:
         action, value, scores = best
         return SearchInfo(
             action=action,
@@ -174,7 +175,7 @@ class AlphaBetaAgent(Agent):
             pv=self._pv(state, action),
             iterations=self.nodes,
             seconds=self._deadline.elapsed(),
-            depth=completed,
+            depth=depth,
             proven=proven,
             scores=scores,
         )

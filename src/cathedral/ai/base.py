@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 from cathedral.ai.budget import SearchInfo
 from cathedral.core.contract import Action, State
@@ -57,10 +58,13 @@ class Agent:
     """A computer player. Subclasses implement ``choose`` (and ``analyse`` when they search).
 
     ``params`` are the keyword arguments the agent was built with (levels and the arena
-    record them).
+    record them). ``progress``, when set, is called with a ``SearchInfo`` each time a search
+    knows more (after every completed depth, or every so many simulations), so a front end
+    can show an analysis as it deepens.
     """
 
     name = "agent"
+    progress: Callable[[SearchInfo], None] | None = None
 
     def __init__(self, seed: int | None = None, **params) -> None:
         if params:

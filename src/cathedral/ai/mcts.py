@@ -27,6 +27,7 @@ from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
 from cathedral.core.contract import CHANCE, TERMINAL, Action, State
 
 BEST = 1.0  # the best entry a returns() vector can hold (ranked_returns)
+PROGRESS_EVERY = 256  # simulations before the first progress report; then at each doubling
 
 
 def play(state: State, action: Action) -> None:
@@ -142,9 +143,17 @@ class MCTSAgent(Agent):
         root = self._find_root(state)
         n = state.game.num_players
         self.max_depth = 0
+        report = PROGRESS_EVERY
         while not deadline.expired() and root.proven is None:
             self._simulate(root, state.clone(), n)
             deadline.iterations += 1
+            if self.progress is not None and deadline.iterations >= report:
+                report *= 2
+                self.progress(self._info(state, root, deadline))
+        return self._info(state, root, deadline)
+
+    def _info(self, state: State, root: Node, deadline: Deadline) -> SearchInfo:
+        """What the tree says now: the best action, values, principal line."""
         player = state.current_player()
         action = self._best_action(root, player)
         self._root, self._root_history = root, state.history()
