@@ -137,3 +137,29 @@ def svg_point(page, selector: str, x: float, y: float, view: tuple[float, float]
     """Returns the page coordinates of the point (x, y) of an SVG whose viewBox is ``view``."""
     box = page.locator(selector).bounding_box()
     return box["x"] + x / view[0] * box["width"], box["y"] + y / view[1] * box["height"]
+
+
+def wait_turn(page, server: Server, gid: str, player: int = 0) -> dict:
+    """Waits until ``player`` is to move (or the game is over) and the page shows that
+    position, ready for input; returns the view."""
+    while True:
+        view = server.view(gid)
+        if view["status"] != "playing" or view["current_player"] == player:
+            expected = "true" if view["status"] == "playing" else "false"
+            page.locator(
+                f'#board[data-ply="{view["ply"]}"][data-interactive="{expected}"]'
+            ).wait_for()
+            if server.view(gid)["ply"] == view["ply"]:
+                return view
+        else:
+            page.wait_for_timeout(100)
+
+
+def wait_past(page, ply: int) -> int:
+    """Waits until the page draws a position after ``ply``; returns the ply drawn."""
+    board = page.locator("#board")
+    while True:
+        shown = board.get_attribute("data-ply")
+        if shown is not None and int(shown) > ply:
+            return int(shown)
+        page.wait_for_timeout(50)

@@ -97,6 +97,8 @@ async function drawBoard() {
   if ((browsing === null ? view.ply : browsing) !== ply) return; // a newer view arrived meanwhile
   if (browsing === null) picture = shown;
   board.show(shown, { interactive: browsing === null && myTurn() && !sending });
+  $("board").dataset.ply = String(ply); // the position drawn (tests and scripts wait on it)
+  $("board").dataset.interactive = String(browsing === null && myTurn() && !sending);
   $("viewing").classList.toggle("hidden", browsing === null);
   $("viewing-text").textContent = browsing === null ? "" : `Position after move ${browsing} of ${view.ply}`;
   drawSide();

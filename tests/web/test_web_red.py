@@ -1,0 +1,113 @@
+"""The Red Cathedral in the browser: a table against the computer from the home page and a full
+turn of each basic action by pointer (move a die and take, claim a card and place its tile,
+deliver to it), then take-back, resignation and the replay."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+from webtest import game_id, screenshot, start_from_home, wait_past, wait_turn
+
+
+def choose(page, server, gid: str, notation: str) -> None:
+    """Clicks the choice with this notation and waits for the position after it."""
+    ply = server.view(gid)["ply"]
+    page.locator(f'.choice[data-notation="{notation}"]').click()
+    wait_past(page, ply)
+
+
+def finish_turn(page, server, gid: str) -> None:
+    """Presses Done while the turn offers it, until the computer has answered."""
+    while True:
+        view = server.view(gid)
+        if view["current_player"] != 0 or view["status"] != "playing":
+            break
+        decision = server.picture(gid)["decision"]
+        if not any(c["notation"] == "done" for c in decision["choices"]):
+            break
+        choose(page, server, gid, "done")
+    wait_turn(page, server, gid)
+
+
+def test_red_each_basic_action_by_pointer(pages, server):
+    page = pages.open("/")
+    start_from_home(page, "red", seats={1: "random"})
+    gid = game_id(page)
+    wait_turn(page, server, gid)
+    picture = server.picture(gid)
+    assert len(picture["market"]) == 8 and picture["towers"]
+    assert page.locator(".space").count() == 8
+
+    # turn 1: move a die that takes a material some claimable card needs, take it, done
+    claimable = [c for c in picture["decision"]["choices"] if c["kind"] == "claim"]
+    needed = set()
+    for tower in picture["towers"]:
+        for slot in tower["slots"]:
+            if any(c["slot"] == slot["slot"] for c in claimable):
+                needed |= set(slot["need"])
+    die = min(
+        (
+            c for c in picture["decision"]["choices"]
+            if c["kind"] == "die" and c["take"]["resource"] in needed and c["take"]["up_to"] > 0
+        ),
+        key=lambda c: c["extra"],
+    )
+    ply = server.view(gid)["ply"]
+    if die["extra"] == 0:  # the die itself, on the market
+        page.locator(f'.die-face.clickable[data-die="{die["die"]}"]').click()
+    else:  # a paid move: its button among the choices
+        page.locator(f'.choice[data-notation="{die["notation"]}"]').click()
+    wait_past(page, ply)
+    take = page.locator('.choice[data-notation^="take "]').last
+    material = die["take"]["resource"]
+    notation = take.get_attribute("data-notation")
+    assert material in take.inner_text()
+    choose(page, server, gid, notation)
+    assert server.picture(gid)["holdings"][0]["inventory"][material] >= 1
+    finish_turn(page, server, gid)
+    screenshot(page, "red")
+
+    # turn 2: claim a card that needs the material, place its tile face down
+    picture = server.picture(gid)
+    slots = {s["slot"]: s for t in picture["towers"] for s in t["slots"]}
+    claim = next(
+        c for c in picture["decision"]["choices"]
+        if c["kind"] == "claim" and material in slots[c["slot"]]["need"]
+    )
+    name = slots[claim["slot"]]["name"]
+    ply = server.view(gid)["ply"]
+    page.locator(f'.card.claimable[data-slot="{name}"]').click()
+    wait_past(page, ply)
+    assert page.locator(".choice-group[data-kind='tile']").count() == 1
+
+    # take the claim back (nothing was rolled since): the card is claimable again; claim it
+    expect(page.locator("#takeback")).to_be_enabled()
+    page.locator("#takeback").click()
+    page.locator(f'#board[data-ply="{ply}"]').wait_for()
+    owners = {s["name"]: s["owner"] for t in server.picture(gid)["towers"] for s in t["slots"]}
+    assert owners[name] is None and server.view(gid)["ply"] == ply
+    page.locator(f'.card.claimable[data-slot="{name}"]').click()
+    wait_past(page, ply)
+    choose(page, server, gid, "tile down 1")
+    finish_turn(page, server, gid)
+    assert server.picture(gid)["holdings"][0]["workshop"][0]["tile"] is not None
+
+    # turn 3: build: deliver the material to the claimed card
+    page.locator(f'.card.target[data-slot="{name}"]').click()
+    deliver = f"deliver {material} {name}"
+    expect(page.locator(f'.choice[data-notation="{deliver}"]')).to_be_visible()
+    before = server.picture(gid)["holdings"][0]["inventory"][material]
+    choose(page, server, gid, deliver)
+    assert server.picture(gid)["holdings"][0]["inventory"][material] == before - 1
+    finish_turn(page, server, gid)
+
+    # resign and replay
+    wait_turn(page, server, gid)
+    page.locator("#resign").click()
+    page.locator("#resign").click()
+    page.wait_for_selector("#result:not(.hidden)")
+    page.locator("#replay").click()
+    page.wait_for_url(f"**/replay/{gid}")
+    page.wait_for_selector(".red-table")
+    page.locator("#prev").click()
+    page.locator("#first").click()
+    expect(page.locator("#ply")).to_have_text(f"move 0 / {server.view(gid)['ply']}")

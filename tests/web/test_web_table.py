@@ -1,0 +1,68 @@
+"""Two people play each other through invite links while a third watches; a refused move shows
+its message; the lobby lists a public table and a seat is taken from it."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+from webtest import game_id, wait_moves
+
+
+def test_two_players_through_invite_links_and_a_spectator(pages, server):
+    home = pages.open("/?game=classic")
+    home.locator('.game-box[data-game="classic"]').click()
+    home.locator('select[data-seat="1"]').select_option("human")
+    home.locator("#start").click()
+    invites = home.locator("#invites .invite[data-player]")
+    expect(invites).to_have_count(2)
+    light_url = invites.nth(0).locator("input").input_value()
+    dark_url = invites.nth(1).locator("input").input_value()
+    watch_url = home.locator('#invites input[aria-label="Watch link"]').input_value()
+    assert "#" in light_url and "#" in dark_url and "#" not in watch_url
+
+    light = pages.open(light_url)
+    dark = pages.open(dark_url)
+    watcher = pages.open(watch_url)
+    gid = game_id(light)
+    light.wait_for_selector(".banner.mine")
+    expect(dark.locator("#turn")).to_have_text("Light to move")
+    assert watcher.locator("#notation-form").is_hidden()
+    assert "watching" in watcher.locator("#banner").inner_text()
+
+    # Light places the Cathedral by typing it; everyone sees it
+    light.locator("#notation").fill("Cathedral e4 d5 e5 f5 e6 e7")
+    light.locator("#notation").press("Enter")
+    for page in (light, dark, watcher):
+        wait_moves(page, 1)
+        expect(page.locator(".cathedral")).to_have_count(1)
+    dark.wait_for_selector(".banner.mine")
+    expect(light.locator("#turn")).to_have_text("Dark to move")
+
+    # Dark tries an occupied square: refused with the engine's reason, nothing changes
+    dark.locator("#notation").fill("Tavern e5")
+    dark.locator("#notation").press("Enter")
+    expect(dark.locator("#message")).to_contain_text("occupied by the Cathedral")
+    assert server.view(gid)["ply"] == 1
+
+    # then a legal one by pointer: the first playable Tavern spot, a1
+    dark.locator('.tray-item.playable[data-building="Tavern"]').click()
+    box = dark.locator("#board .board-frame svg").bounding_box()
+    dark.mouse.click(box["x"] + (24 + 20) / 432 * box["width"],
+                     box["y"] + (8 + 9 * 40 + 20) / 432 * box["height"])
+    for page in (light, dark, watcher):
+        wait_moves(page, 2)
+        expect(page.locator("#moves li").nth(1)).to_contain_text("Tavern a1")
+    light.wait_for_selector(".banner.mine")
+    # a spectator has no seat: no take-back, no resign
+    assert watcher.locator("#resign").is_hidden()
+
+
+def test_a_public_table_in_the_lobby(pages, server):
+    created = server.call(
+        "POST", "/api/games", {"game": "allmer", "seats": ["human", "human"], "public": True}
+    )
+    lobby = pages.open("/lobby")
+    row = lobby.locator(f'li[data-game-id="{created["id"]}"]')
+    row.locator("button", has_text="Sit as Black").click()
+    lobby.wait_for_url(f"**/g/{created['id']}#*")
+    lobby.wait_for_selector("#board .board-frame")
+    expect(lobby.locator("#players li").nth(1)).to_contain_text("you")
