@@ -16,7 +16,6 @@ MAX_MOVE_BYTES = 64 * 1024
 MAX_BODY_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 1024 * 1024
 
-Notation = Annotated[str, Field(min_length=1, max_length=4000)]
 ParamValue = str | int | bool | None
 
 
@@ -41,9 +40,9 @@ class CreateGame(Request):
 class Move(Request):
     """A move: the ply the client saw and either the notation or the action number."""
 
-    ply: Annotated[int, Field(ge=0)]
-    move: Notation | None = None
-    action: Annotated[int, Field(ge=0)] | None = None
+    ply: int  # any number: one that is not the game's ply is a 409, not a 400
+    move: str | None = None  # an empty or unreadable move is the engine's 422
+    action: int | None = None  # so is a number out of range
 
     @model_validator(mode="after")
     def _one_of(self) -> Move:
@@ -58,7 +57,7 @@ class SocketMove(Move):
 
 
 class Resign(Request):
-    ply: Annotated[int, Field(ge=0)] | None = None
+    ply: int | None = None
 
 
 class Join(Request):

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
     false,
@@ -103,6 +104,17 @@ class ActionRow(Base):
 
 
 Index("ix_games_public_status", GameRow.public, GameRow.status)
+
+
+# The move path's two statements, built once (building them per move costs more than the
+# database's own work).
+_INSERT_ACTION = insert(ActionRow.__table__)
+_UPDATE_PLY = (
+    update(GameRow.__table__)
+    .where(GameRow.__table__.c.id == bindparam("gid"))
+    .values(ply=bindparam("new_ply"), status=bindparam("new_status"),
+            updated=bindparam("at"))
+)
 
 
 class PlyTaken(Exception):
@@ -256,10 +268,10 @@ class Storage:
         raises ``PlyTaken``, storing none of them, if one of those plies is stored already."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(ActionRow), [
+                conn.execute(_INSERT_ACTION, [
                     self._action_values(game_id, generation, entry) for entry in entries])
-                conn.execute(update(GameRow).where(GameRow.id == game_id).values(
-                    ply=entries[-1].ply + 1, status=status, updated=entries[-1].at))
+                conn.execute(_UPDATE_PLY, {"gid": game_id, "new_ply": entries[-1].ply + 1,
+                                           "new_status": status, "at": entries[-1].at})
         except IntegrityError:
             raise PlyTaken(f"ply {entries[0].ply} of game {game_id} is already played") from None
 
