@@ -374,7 +374,9 @@ def test_an_uploaded_record_becomes_a_read_only_game(db):
         assert huge.status_code == 400
         hint = client.get(f"/api/games/{body['id']}/hint?ply=3&level=easy")
         assert hint.status_code == 200, hint.text
-        assert hint.json()["level"] == "easy" and len(hint.json()["values"]) == 2
+        found = hint.json()
+        assert found["level"] == "easy" and len(found["values"]) == 2
+        assert found["move"] == found["pv"][0] and all(0 <= e <= 1 for e in found["expected"])
 
 
 def test_hints_only_where_they_cannot_help_a_player_against_a_person(db):

@@ -34,27 +34,15 @@ def choose_action(game_name: str, params: dict, state_json: str, kind: str, seed
 
 
 def analyse(game_name: str, params: dict, state_json: str, level: str, seed: int) -> dict:
-    """Returns a hint for the player to move: action, values, principal line (in a worker)."""
-    from cathedral.ai import hint
+    """Returns a hint for the player to move (in a worker): ``cathedral.ai.analyse``'s
+    fields (action, move, pv, expected 0..1 per player, proven, solved, depth, nodes,
+    seconds, level) plus ``values``, the same in the scale of ``returns()`` (-1..1)."""
+    from cathedral.ai import analyse as analyse_position
 
     state = _state(game_name, params, state_json)
-    info = hint(state, level, seed=seed)
-    pv = []
-    replay = state.clone()
-    for action in info.pv:
-        if replay.is_terminal() or replay.is_chance_node() or action not in replay.legal_actions():
-            break
-        pv.append(replay.action_to_string(action))
-        replay.apply_action(action)
-    return {
-        "action": int(info.action),
-        "move": state.action_to_string(info.action),
-        "values": [float(v) for v in info.values],
-        "scale": "returns: -1 loss .. +1 win, per player",
-        "pv": pv,
-        "level": level,
-        "proven": bool(info.proven),
-    }
+    found = analyse_position(state, level, seed=seed).to_dict()
+    found["values"] = [round(2 * e - 1, 4) for e in found["expected"]]
+    return found
 
 
 def _warm() -> int:
