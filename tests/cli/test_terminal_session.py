@@ -5,6 +5,7 @@ resuming, Tab completion."""
 from __future__ import annotations
 
 import io
+import random
 import re
 
 import pytest
@@ -15,6 +16,7 @@ from cathedral.ai.base import Agent
 from cathedral.terminal import Session, resume_game
 from cathedral.terminal.lineedit import LineReader, completions, next_words
 from cathedral.terminal.listing import columns, matches
+from cathedral.testing import random_action
 
 
 def session(text: str, tmp_path, seats=("human", "random"), game="classic", **kwargs):
@@ -168,16 +170,25 @@ def test_a_whole_red_turn_is_shown_with_the_dice(tmp_path):
     log = out[out.rindex("The Red Cathedral"):]
     turn = re.search(r"Red \(greedy\) played (.+?)(?:\n\S|\Z)", log, re.S).group(1)
     assert "|" in turn  # several decisions of one turn on one line
-    assert re.search(r"\(roll \w+ \d\)", log)  # the dice rolled since Blue's last look
+    assert "(the setup: " in log  # the setup's draws summed up, not forty of them
+    # Later on, every roll since a player's last look is there, among the players' actions.
+    game = cathedral.load("red", players=2)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for _ in range(200):
+        state.apply_action(random_action(state, rng))
+    s = Session(game, ["human", "human"], seed=1, color=False, record_path=None,
+                out=io.StringIO(), inp=io.StringIO(""), state=state)
+    events = "\n".join(s.events(120))
+    assert re.search(r"\(roll \w+ \d\)", events)
+    assert re.search(r"^Red \(human\) played ", events, re.M)
+    assert re.search(r"^Blue \(human\) played ", events, re.M)
 
 
 def test_classic_says_who_is_skipped(tmp_path):
     game = cathedral.load("classic")
     # Light walls off the whole board but a corner no Dark building fits (classic.md: a
-    # player who cannot place passes); found by playing greedy games until it happens.
-    import random
-
-    from cathedral.testing import random_action
+    # player who cannot place passes); found by playing random games until it happens.
     for seed in range(200):
         state, rng = game.new_initial_state(), random.Random(seed)
         while not state.is_terminal():

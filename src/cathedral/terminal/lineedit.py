@@ -16,7 +16,7 @@ try:  # not on every platform (Windows without pyreadline); plain input then
 except ImportError:  # pragma: no cover - depends on the platform
     _readline = None
 
-COMMANDS = ("moves", "hint", "undo", "save", "resign", "quit", "help")
+COMMANDS = ("moves", "hint", "undo", "board", "save", "resign", "quit", "help")
 
 
 def completions(text: str, words: Iterable[str]) -> list[str]:

@@ -32,12 +32,14 @@ from cathedral.testing import random_action
 HUMAN = "human"
 LIST_LIMIT = 40  # legal choices listed at the prompt when there are at most this many
 WIDTH = 100  # the width text is wrapped to when the terminal's is unknown
+SETUP_LINES = 12  # more chance outcomes in a row than this are a setup, summed up in one line
 
 HELP = """Commands:
   <move>            a move in the game's notation (see 'cathedral rules {game}'); Tab completes
   moves [words]     list the legal moves (only those with every word, e.g. 'moves castle a1')
   hint [level]      the move the computer would play and its value (level: medium)
   undo              take back your last move and the computer's replies
+  board             the whole board again (on a small terminal some parts are left out)
   save FILE         write the game so far as a record (go on later with 'cathedral play --resume')
   resign            give up this game
   quit              stop (the game so far is saved as a record; Ctrl-C and Ctrl-D do the same)
@@ -158,16 +160,22 @@ class Session:
         with contextlib.suppress(OSError, ValueError):
             print(text, file=self.out, flush=True)
 
-    def board(self) -> str:
-        """Returns the board, fitted to the terminal where the game's render takes a size."""
+    def board(self, *, full: bool = False) -> str:
+        """Returns the board, fitted to the terminal where the game's render takes a size
+        (``full``: the width only, so nothing is left out for want of rows)."""
         kwargs: dict = {"color": self.color}
         if self.size:
             accepted = inspect.signature(self.state.render).parameters
             if "width" in accepted:
                 kwargs["width"] = self.size[0]
-            if "height" in accepted:
+            if "height" in accepted and not full:
                 kwargs["height"] = self.size[1]
         return self.state.render(**kwargs)
+
+    def wrap(self, text: str) -> str:
+        """Returns ``text`` wrapped at word boundaries to the terminal's width."""
+        return textwrap.fill(text, width=max(40, self.width - 1), subsequent_indent="    ",
+                             break_on_hyphens=False, break_long_words=False)
 
     def show(self, since: int) -> None:
         """Draws the board, then everything that happened from history index ``since`` on."""
@@ -193,7 +201,10 @@ class Session:
                 groups.append((mover, [line]))
         out = []
         for mover, texts in groups:
-            if mover == CHANCE:
+            if mover == CHANCE and len(texts) > SETUP_LINES:
+                # A game's setup (Red's tiles, cards and plan): the board shows what was drawn.
+                head, body = "", f"(the setup: {len(texts)} chance outcomes, shown on the board)"
+            elif mover == CHANCE:
                 head, body = "", " ".join(texts)
             else:
                 head, body = f"{self.names[mover]} ({self.seats[mover]}) played ", " | ".join(texts)
@@ -287,9 +298,10 @@ class Session:
         legal = self.state.legal_actions()
         prompt_hint = self.state.prompt_hint()
         if prompt_hint:
-            self.say(prompt_hint)
+            self.say(self.wrap(prompt_hint))
         if len(legal) <= LIST_LIMIT:
-            self.say("Legal: " + ", ".join(self.state.action_to_string(a) for a in legal))
+            self.say(self.wrap("Legal: " + ", ".join(self.state.action_to_string(a)
+                                                     for a in legal)))
         else:
             self.say(f"{plural(len(legal), 'legal move')}; type 'moves' to list them, "
                      "'help' for commands.")
@@ -306,6 +318,8 @@ class Session:
             rest = rest.strip()
             if command == "help":
                 self.say(HELP.format(game=self.game.name))
+            elif command == "board":
+                self.say(self.board(full=True))
             elif command == "moves":
                 self.list_moves(rest)
             elif command == "hint":
@@ -324,7 +338,7 @@ class Session:
                 try:
                     action = self.state.string_to_action(line)
                 except CathedralError as exc:
-                    self.say(f"error: {exc}")
+                    self.say(self.wrap(f"error: {exc}"))
                     continue
                 self.seen[player] = len(self.lines)
                 self._apply(action)

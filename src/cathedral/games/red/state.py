@@ -778,10 +778,15 @@ class RedState(State):
 
         return render_text(self, color=False)
 
-    def render(self, *, color: bool = False) -> str:
-        from cathedral.games.red.render import render_text
+    def render(self, *, color: bool = False, width: int | None = None,
+               height: int | None = None) -> str:
+        if width is None:
+            from cathedral.games.red.render import render_text
 
-        return render_text(self, color=color)
+            return render_text(self, color=color)
+        from cathedral.games.red.screen import screen
+
+        return screen(self, color=color, width=width, height=height)
 
     def picture(self) -> dict:
         from cathedral.games.red.picture import picture
