@@ -101,10 +101,18 @@ def test_classic_against_the_computer_by_pointer(pages, server):
     expect(page.locator("#ply")).to_have_text(f"move {before} / {before}")
     page.locator("#first").click()
     expect(page.locator("#ply")).to_have_text(f"move 0 / {before}")
-    assert page.locator(".cathedral").count() == 0
+    expect(page.locator(".cathedral")).to_have_count(0)
     page.locator("#next").click()
     page.wait_for_selector(".cathedral")
     assert page.locator("#moves [aria-current='true']").inner_text().startswith("1.")
+
+    # analyse: the hard player's best move for Dark at this position
+    page.locator("#analyse").click()
+    best = page.locator(".best-move")
+    best.wait_for()
+    at_ply_1 = server.call("GET", f"/api/games/{gid}/picture?ply=1")
+    dark_moves = {m["notation"] for m in at_ply_1["moves"]}
+    assert best.inner_text() in dark_moves
 
 
 def test_classic_lehmann_opening_and_notation_box(pages, server):

@@ -2,7 +2,7 @@
 // fragment (/g/<id>#<secret>) and goes to the server only in an Authorization header.
 
 import { ApiError, copyText, get, h, idFromPath, liveGame, post, secretFromFragment, toast } from "./api.js";
-import { GAME_TITLES, loadBoard, renderMoves, renderPlayers, renderResult, swatch, turnText } from "./table.js";
+import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch, turnText } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -186,12 +186,8 @@ async function hint() {
   box.textContent = "Thinking…";
   try {
     const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${view.ply}&level=medium`, { token: secret });
-    const values = (info.values || []).map((v, p) => `${view.players[p]} ${Number(v).toFixed(2)}`).join(", ");
     box.replaceChildren(
-      h("div", {}, "Suggested: ", h("strong", {}, info.move)),
-      values ? h("div", { class: "muted" }, `evaluation: ${values}`) : null,
-      info.pv && info.pv.length > 1 ? h("div", { class: "muted" }, `line: ${info.pv.join(", ")}`) : null,
-      h("button", { class: "btn small", type: "button", onclick: () => sendMove({ action: info.action, notation: info.move }) }, "Play it"),
+      ...renderAnalysis(info, view.players, { onPlay: () => sendMove({ action: info.action, notation: info.move }) }),
     );
   } catch (exc) {
     box.textContent = `No hint: ${exc.message}`;
@@ -282,7 +278,7 @@ async function start() {
   $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
   $("record").setAttribute("download", `cathedral-${view.game}-${id}.json`);
   $("replay").href = `/replay/${encodeURIComponent(id)}`;
-  board = await loadBoard(view.game, $("board"), { onMove: sendMove });
+  board = await loadBoard(view.game, $("board"), { onMove: sendMove, side: $("board-side") });
   setView(view);
   live = liveGame(id, (message) => {
     if (message.type === "view") {

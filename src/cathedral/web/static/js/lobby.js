@@ -10,7 +10,7 @@ function item(game, actions) {
   const players = (game.players || []).map((name, i) =>
     h(
       "span",
-      { class: "row", style: { gap: "0.2rem", marginRight: "0.4rem" } },
+      { class: "row", style: { gap: "0.2rem", marginRight: "0.6rem", display: "inline-flex" } },
       h("span", { class: "swatch", style: { background: seatColour(name) } }),
       `${name}${game.seats && game.seats[i] !== "human" ? ` (${game.seats[i]})` : ""}`,
     ),

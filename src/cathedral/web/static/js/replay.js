@@ -2,7 +2,7 @@
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
 import { get, h, idFromPath } from "./api.js";
-import { GAME_TITLES, loadBoard, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
+import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
@@ -38,6 +38,7 @@ async function show(n) {
   }
   if (mine !== token) return;
   board.show(picture, { interactive: false });
+  $("board").dataset.ply = String(ply);
   const last = ply ? view.history[ply - 1] : "start";
   const toMove = picture.to_move >= 0 ? view.players[picture.to_move] : null;
   $("banner").replaceChildren(
@@ -57,12 +58,7 @@ async function analyse() {
   try {
     const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${at}&level=hard`);
     if (at !== ply) return;
-    const values = (info.values || []).map((v, p) => h("div", {}, swatch(view.players[p]), ` ${view.players[p]}: ${Number(v).toFixed(3)}`));
-    box.replaceChildren(
-      h("div", {}, "Best move: ", h("strong", { class: "best-move" }, info.move), info.proven ? " (proven)" : ""),
-      ...values,
-      info.pv && info.pv.length ? h("div", { class: "muted" }, `Line: ${info.pv.join(" · ")}`) : null,
-    );
+    box.replaceChildren(...renderAnalysis(info, view.players));
   } catch (exc) {
     box.textContent = `No analysis: ${exc.message}`;
   } finally {

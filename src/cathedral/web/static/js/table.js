@@ -95,9 +95,16 @@ export function renderMoves(list, history, { selected = null, onPick } = {}) {
       );
     }),
   );
+  // scroll the list itself (never the page) to the shown move
   const current = list.querySelector('[aria-current="true"]');
-  const target = current || list.lastElementChild;
-  if (target && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+  const target = current ? current.parentElement : list.lastElementChild;
+  if (target) {
+    const top = target.offsetTop; // the list is the offset parent (position: relative)
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + target.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + target.offsetHeight - list.clientHeight;
+    }
+  }
 }
 
 /** Fills the result panel (hidden while the game goes on). */
@@ -138,4 +145,25 @@ export function turnText(view, me) {
   const kind = view.seats[player];
   if (kind && kind !== "human") return `${name} (${kind}) is thinking…`;
   return `${name} to move`;
+}
+
+/**
+ * Shows a hint or an analysis: the best move, each player's expected score as a bar (0..1;
+ * from `expected`, or `values` on the -1..1 scale), the line, and "solved: ..." when proven.
+ */
+export function renderAnalysis(info, players, { onPlay = null } = {}) {
+  const expected = info.expected || (info.values || []).map((v) => (Number(v) + 1) / 2);
+  const bars = expected.map((e, p) => {
+    const pct = Math.round(Math.max(0, Math.min(1, Number(e))) * 100);
+    const bar = h("span", { class: "bar" }, h("span", { class: "fill", style: { width: `${pct}%`, background: seatColour(players[p]) } }));
+    return h("div", { class: "expect" }, swatch(players[p]), h("span", { class: "who" }, players[p]), bar, h("span", { class: "pct" }, `${pct}%`));
+  });
+  return [
+    h("div", {}, "Best move: ", h("strong", { class: "best-move" }, info.move), info.proven ? " (proven)" : ""),
+    info.solved ? h("div", { class: "solved" }, info.solved) : null,
+    bars.length ? h("div", { class: "muted" }, "Expected score") : null,
+    ...bars,
+    info.pv && info.pv.length > 1 ? h("div", { class: "muted" }, `Line: ${info.pv.join(" · ")}`) : null,
+    onPlay ? h("button", { class: "btn small", type: "button", onclick: onPlay }, "Play it") : null,
+  ];
 }

@@ -102,8 +102,8 @@ export function createBoard(root, { onMove }) {
       // bulge away from the centre of the cross
       const mx = (px(a.x) + px(b.x)) / 2;
       const my = (py(a.y) + py(b.y)) / 2;
-      const cx = px(7) + (mx - px(7)) * 1.2;
-      const cy = py(7) + (my - py(7)) * 1.2;
+      const cx = px(7) + (mx - px(7)) * 1.06;
+      const cy = py(7) + (my - py(7)) * 1.06;
       layers.passages.append(s("path", { d: `M${px(a.x)} ${py(a.y)}Q${cx} ${cy} ${px(b.x)} ${py(b.y)}` }));
     }
     picture.points.forEach((pt) => {

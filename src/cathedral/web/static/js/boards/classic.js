@@ -11,7 +11,7 @@ const TOP = 8;
 const SIZE = 10;
 const FILL = { 0: "var(--light)", 1: "var(--dark)" };
 const EDGE = { 0: "var(--light-edge)", 1: "var(--dark-edge)" };
-const TERRITORY = { 0: "#ecd592", 1: "#a9825f" };
+const TERRITORY = { 0: "url(#territory-0)", 1: "url(#territory-1)" };
 
 const x0 = (file) => LEFT + file * CELL;
 const y0 = (rank) => TOP + (SIZE - 1 - rank) * CELL;
@@ -97,6 +97,18 @@ export function createBoard(root, { onMove }) {
       s("path", { d: "M0 0L10 10M10 0L0 10", stroke: "#b3261e", "stroke-width": 2.2 }),
     ),
     s(
+      "pattern",
+      { id: "territory-0", width: 10, height: 10, patternUnits: "userSpaceOnUse" },
+      s("rect", { width: 10, height: 10, fill: "#f0cf6b" }),
+      s("circle", { cx: 5, cy: 5, r: 1.3, fill: "#b08d4f" }),
+    ),
+    s(
+      "pattern",
+      { id: "territory-1", width: 10, height: 10, patternUnits: "userSpaceOnUse" },
+      s("rect", { width: 10, height: 10, fill: "#9c6b4a" }),
+      s("circle", { cx: 5, cy: 5, r: 1.3, fill: "#5a3420" }),
+    ),
+    s(
       "linearGradient",
       { id: "pave", x1: 0, y1: 0, x2: 1, y2: 1 },
       s("stop", { offset: "0", "stop-color": "#d8c69c" }),
@@ -168,7 +180,7 @@ export function createBoard(root, { onMove }) {
     status,
   );
   const trays = h("div", { class: "trays" });
-  root.append(frame, tools, trays);
+  root.append(h("div", { class: "classic-layout" }, h("div", { class: "city" }, frame, tools), trays));
 
   function trayOf(player) {
     return picture ? picture.trays[player] : [];
@@ -365,7 +377,7 @@ export function createBoard(root, { onMove }) {
             height: CELL - 2,
             rx: 3,
             fill: TERRITORY[player],
-            opacity: 0.85,
+            opacity: 0.7,
             class: `territory-${player}`,
           }),
         );
@@ -374,9 +386,14 @@ export function createBoard(root, { onMove }) {
     const drawBuilding = (squares, fill, edge, letter, cls) => {
       const g = s("g", { class: cls });
       for (const sq of squares) {
+        // a shadow to the lower right makes the building stand on the city
+        g.append(s("rect", { x: x0(fileOf(sq)) + 3, y: y0(rankOf(sq)) + 4, width: CELL, height: CELL, fill: "rgba(0,0,0,0.28)" }));
+      }
+      for (const sq of squares) {
         g.append(s("rect", { x: x0(fileOf(sq)), y: y0(rankOf(sq)), width: CELL, height: CELL, fill }));
       }
       g.append(outline(squares, { stroke: edge, "stroke-width": 2.5 }));
+      g.append(outline(squares, { stroke: "rgba(255,255,255,0.35)", "stroke-width": 1, transform: "translate(2 2) scale(0.99)" }));
       const centre = [...squares].sort(
         (a, b) =>
           squares.reduce((t, q) => t + Math.abs(fileOf(q) - fileOf(a)) + Math.abs(rankOf(q) - rankOf(a)), 0) -

@@ -88,7 +88,7 @@ function die(cx, cy, colour, pips, size = 18) {
   return g;
 }
 
-export function createBoard(root, { onMove }) {
+export function createBoard(root, { onMove, side = null }) {
   let picture = null;
   let options = {};
   let focusSlot = null;
@@ -99,6 +99,7 @@ export function createBoard(root, { onMove }) {
   const supply = h("div", { class: "row", style: { fontSize: "0.8rem", marginTop: "0.4rem" } });
   const holdings = h("div", { class: "holdings" });
   const decision = h("section", { class: "panel decision", "aria-label": "Your choices" });
+  if (side) side.append(decision);
   root.append(
     h(
       "div",
@@ -106,7 +107,7 @@ export function createBoard(root, { onMove }) {
       h("section", { class: "panel" }, h("h3", {}, "Market"), marketSvg, influenceList),
       h("section", { class: "panel" }, h("h3", { class: "plan-title" }, "Cathedral"), towers, supply),
     ),
-    decision,
+    side ? null : decision,
     h("section", { class: "panel" }, h("h3", {}, "Players"), holdings),
   );
 
@@ -336,6 +337,7 @@ export function createBoard(root, { onMove }) {
       drawDecision();
     },
     destroy() {
+      decision.remove();
       root.replaceChildren();
     },
   };
