@@ -416,3 +416,13 @@ def test_catalog_lists_games_levels_and_player_names(db):
     components = next(p for p in by_name["red"]["parameters"] if p["name"] == "components")
     assert components["choices"] == ["reconstructed"]
     assert catalog["levels"] == ["random", "easy", "medium", "hard", "max"]
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_log(db):
+    rng = random.Random(8)
+    with serve(db, max_tables=3) as client:
+        tables = [create(client) for _ in range(8)]
+        views = {t["id"]: play(client, t["id"], t["seats"][0]["token"], rng) for t in tables}
+        assert len(client.app.state.hub.tables) <= 3
+        for gid, view in views.items():
+            assert view_of(client, gid)["state"] == view["state"]

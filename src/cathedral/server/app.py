@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,7 @@ class Settings:
         warm_workers: start the AI processes at once rather than on the first move.
         now, wall: the clocks (monotonic and wall time), injectable for tests.
         clock_timers: whether flags fall by themselves (tests call ``check_clock``).
+        max_tables: live games kept in memory; idle ones beyond are rebuilt on demand.
     """
 
     db: str
@@ -79,7 +80,7 @@ class Settings:
     now: Callable[[], float] = time.monotonic
     wall: Callable[[], float] = time.time
     clock_timers: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
+    max_tables: int = 5000
 
 
 def error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -198,7 +199,7 @@ def create_app(settings: Settings) -> FastAPI:
         if settings.warm_workers:
             workers.warm()
         hub = Hub(storage, workers, now=settings.now, wall=settings.wall,
-                  clock_timers=settings.clock_timers)
+                  clock_timers=settings.clock_timers, max_tables=settings.max_tables)
         app.state.hub = hub
         await hub.start()
         try:

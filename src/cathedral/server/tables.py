@@ -21,6 +21,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -289,13 +290,14 @@ class Hub:
     def __init__(self, storage: Storage, workers: Workers, *,
                  now: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
-                 clock_timers: bool = True) -> None:
+                 clock_timers: bool = True, max_tables: int = 5000) -> None:
         self.storage = storage
         self.workers = workers
         self.now = now
         self.wall = wall
         self.clock_timers = clock_timers
-        self.tables: dict[str, Table] = {}
+        self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
+        self.max_tables = max_tables
         self._loading: dict[str, asyncio.Future] = {}
         # SQLite has one writer at a time: one database thread avoids lock waits entirely.
         self.db_pool = ThreadPoolExecutor(1 if storage.is_sqlite else 8,
@@ -350,6 +352,7 @@ class Hub:
         """Returns the live table, rebuilding it from the log on a miss; 404 if none."""
         table = self.tables.get(game_id)
         if table is not None:
+            self.tables.move_to_end(game_id)
             return table
         if len(game_id) > 64:
             raise ApiError(404, f"no game {game_id[:64]!r}...: check the game's address")
@@ -361,7 +364,7 @@ class Hub:
                 stored = await self.db(self.storage.load, game_id)
                 table = None if stored is None else self._rebuild(stored)
                 if table is not None:
-                    self.tables[game_id] = table
+                    self._keep(table)
                 pending.set_result(table)
             except Exception as exc:
                 pending.set_exception(exc)
@@ -373,6 +376,20 @@ class Hub:
         if table is None:
             raise ApiError(404, f"no game {game_id!r}: check the game's address")
         return table
+
+    def _keep(self, table: Table) -> None:
+        """Caches a live table, forgetting idle ones (nobody watching, nothing pending)
+        beyond ``max_tables``: they are rebuilt from the log when asked for again."""
+        self.tables[table.id] = table
+        if len(self.tables) <= self.max_tables:
+            return
+        for game_id, old in list(self.tables.items()):
+            if len(self.tables) <= self.max_tables * 9 // 10:
+                break
+            idle = (not old.subscribers and not old.lock.locked() and old.timer is None
+                    and (old.auto is None or old.auto.done()) and old is not table)
+            if idle:
+                del self.tables[game_id]
 
     def _rebuild(self, stored: StoredGame) -> Table:
         game = load_game(stored.game, stored.params)
@@ -451,7 +468,7 @@ class Hub:
         )
         await self.db(self.storage.create_game, stored)
         table = self._rebuild(stored)
-        self.tables[table.id] = table
+        self._keep(table)
         log.info(json.dumps({"event": "created", "game": table.id, "name": game.name,
                              "seats": table.kinds()}))
         async with table.lock:
@@ -823,7 +840,7 @@ class Hub:
             actions=actions,
         )
         await self.db(self.storage.create_game, stored)
-        self.tables[stored.id] = self._rebuild(stored)
+        self._keep(self._rebuild(stored))
         return {"id": stored.id, "watch_url": f"/g/{stored.id}",
                 "replay_url": f"/replay/{stored.id}"}
 

@@ -45,6 +45,20 @@ def analyse(game_name: str, params: dict, state_json: str, level: str, seed: int
     return found
 
 
+def _watch_parent(parent: int) -> None:
+    """Ends this worker when the server is gone (even killed with -9: no orphans left)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(0)
+            time.sleep(1.0)
+
+    threading.Thread(target=watch, name="cathedral-parent-watch", daemon=True).start()
+
+
 def _warm() -> int:
     import cathedral.ai  # noqa: F401  - imports the games and agents once per worker
 
@@ -67,10 +81,14 @@ class Workers:
     def _pool(self, quick: bool) -> ProcessPoolExecutor:
         if quick:
             if self._quick is None:
-                self._quick = ProcessPoolExecutor(1, mp_context=self._context)
+                self._quick = ProcessPoolExecutor(1, mp_context=self._context,
+                                                  initializer=_watch_parent,
+                                                  initargs=(os.getpid(),))
             return self._quick
         if self._search is None:
-            self._search = ProcessPoolExecutor(self.size, mp_context=self._context)
+            self._search = ProcessPoolExecutor(self.size, mp_context=self._context,
+                                               initializer=_watch_parent,
+                                               initargs=(os.getpid(),))
         return self._search
 
     def warm(self) -> None:
