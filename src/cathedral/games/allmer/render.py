@@ -48,6 +48,7 @@ _LANDING_STYLE = "\x1b[43m"
 _ORIGIN_STYLE = "\x1b[100m"
 
 LEGEND = "+ strong point   . weak point   / \\ passage   (W) chaining stone   x touched"
+LAST_LEGEND = "   [ ] last step"
 
 
 def last_step(state: AllmerState) -> tuple[int, int] | None:
@@ -63,13 +64,14 @@ def last_step(state: AllmerState) -> tuple[int, int] | None:
     return origin, state._cfg.geo.rays[origin][direction][distance - 1]
 
 
-def text_board(state: AllmerState, *, color: bool = False) -> str:
+def text_board(state: AllmerState, *, color: bool = False, mark_last: bool = False) -> str:
     """Returns the board, a legend and a status line; with ``color``, ANSI colours and the
-    last step's origin and landing shaded."""
+    last step's origin and landing shaded; with ``mark_last`` and no colour, the two points
+    in brackets (``[W]`` where the stone landed, ``[+]`` where it left)."""
     letters = state.game.colour_letters()
     geo = state._cfg.geo
     board = state.board
-    marked = last_step(state) if color else None
+    marked = last_step(state) if color or mark_last else None
     header = "     " + "".join(f" {f} " for f in FILES)
     lines = [header]
     for y in range(SIZE):
@@ -92,6 +94,8 @@ def text_board(state: AllmerState, *, color: bool = False) -> str:
                 cell = " x "
             else:
                 cell = " + " if geo.strong[p] else " . "
+            if marked and not color and p in marked and cell[0] == " ":
+                cell = f"[{cell[1]}]"
             if color:
                 style = _STONE_STYLE[letters[colour]] if colour else _EMPTY_STYLE
                 if marked and p == marked[1]:
@@ -102,7 +106,7 @@ def text_board(state: AllmerState, *, color: bool = False) -> str:
             cells.append(cell)
         lines.append(f"{rank:>3}  " + "".join(cells) + f"  {rank}")
     lines.append(header)
-    lines.append(LEGEND)
+    lines.append(LEGEND + (LAST_LEGEND if marked and not color else ""))
     lines.append(status_line(state))
     return "\n".join(lines)
 

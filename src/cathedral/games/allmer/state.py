@@ -520,8 +520,10 @@ class AllmerState(State):
     def __str__(self) -> str:
         return render.text_board(self, color=False)
 
-    def render(self, *, color: bool = False) -> str:
-        return render.text_board(self, color=color)
+    def render(self, *, color: bool = False, width: int | None = None,
+               height: int | None = None) -> str:
+        # A terminal (a width given) marks the last step even without colours.
+        return render.text_board(self, color=color, mark_last=width is not None)
 
     def describe_action(self, action: int) -> str:
         from cathedral.games.allmer.narrate import describe
