@@ -132,7 +132,7 @@ def gymnasium_loop(name: str, params: dict) -> Callable[[float], int]:
                 action = rng.choice(legal(obs["action_mask"]))
                 obs, _, terminated, truncated, _ = environment.step(action)
                 done = terminated or truncated
-            state = environment.unwrapped.state
+            state = environment.unwrapped.game_state
             steps += sum(1 for _ in _decisions(state))
         return steps
 

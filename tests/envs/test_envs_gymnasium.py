@@ -54,7 +54,7 @@ def test_an_episode_ends_with_the_seats_return(config):
     name, params = config
     env = gymnasium.make(ENV_IDS[name], seat=1, **params)
     reward, _ = play_episode(env, seed=2)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     if state.is_terminal():
         assert reward == state.returns()[1]
     else:  # allmer: the seat was eliminated, its place settled
@@ -65,7 +65,7 @@ def test_an_episode_ends_with_the_seats_return(config):
 def test_the_observation_is_the_seats_and_the_mask_its_legal_actions():
     env = CathedralEnv("allmer", players=4, seat=2, opponent="random")
     obs, info = env.reset(seed=4)
-    state = env.state
+    state = env.game_state
     assert state.current_player() == 2
     assert np.array_equal(obs["observation"], state.observation_tensor(2))
     assert np.flatnonzero(info["action_mask"]).tolist() == state.legal_actions()
@@ -75,7 +75,7 @@ def test_reset_with_a_seed_replays_opponents_and_dice():
     def history(seed: int) -> list[int]:
         env = CathedralEnv("red", players=3, opponent="random")
         play_episode(env, seed=seed)
-        return env.state.history()
+        return env.game_state.history()
 
     assert history(6) == history(6)
     assert history(6) != history(7)
@@ -98,10 +98,10 @@ def test_an_illegal_action_ends_the_episode_with_the_illegal_reward():
     env = CathedralEnv("classic", illegal_reward=-5.0)
     obs, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-5.0, True, False, True)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     assert not obs["action_mask"].any()
     with pytest.raises(cathedral.IllegalActionError, match="reset"):
         env.step(0)

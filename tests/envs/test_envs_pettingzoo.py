@@ -73,7 +73,7 @@ def test_observation_and_mask_are_the_engines(config):
     environment = raw_env(name, **params)
     environment.reset(seed=3)
     for _ in range(30):
-        state = environment.state
+        state = environment.game_state
         if state.is_terminal():
             break
         agent = environment.agent_selection
@@ -91,8 +91,8 @@ def test_rewards_are_the_returns_at_the_end(config):
     name, params = config
     environment = raw_env(name, **params)
     final = play_out(environment, seed=5)
-    returns = environment.state.returns()
-    assert environment.state.is_terminal()
+    returns = environment.game_state.returns()
+    assert environment.game_state.is_terminal()
     assert final == {a: returns[p] for p, a in enumerate(environment.possible_agents)}
     assert environment.agents == []
 
@@ -102,15 +102,15 @@ def test_reset_with_a_seed_replays_the_same_game():
     play_out(first, seed=11)
     second = raw_env("red", players=3)
     play_out(second, seed=11)
-    assert first.state.history() == second.state.history()
+    assert first.game_state.history() == second.game_state.history()
     play_out(second, seed=12)
-    assert first.state.history() != second.state.history()
+    assert first.game_state.history() != second.game_state.history()
 
 
 def test_chance_is_resolved_inside_the_environment():
     environment = raw_env("red", players=2)
     environment.reset(seed=0)
-    state = environment.state
+    state = environment.game_state
     assert state.current_player() >= 0
     # setup is all chance: the history already holds the tiles, cards and dice drawn
     assert len(state.history()) > 10
@@ -125,7 +125,7 @@ def test_an_eliminated_allmer_player_leaves_the_agent_list():
     )
     environment = raw_env(game)
     environment.reset(seed=0)
-    environment.state = state
+    environment.game_state = state
     action = state.string_to_action("h4-h5A")
     environment.step(action)
     assert environment.terminations["blue_1"]
@@ -139,7 +139,7 @@ def test_an_eliminated_allmer_player_leaves_the_agent_list():
         obs, _, termination, truncation, _ = environment.last()
         done = termination or truncation
         environment.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert environment.state.returns()[1] == -1.0  # the place settled at elimination held
+    assert environment.game_state.returns()[1] == -1.0  # the place settled at elimination held
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_api_test_through_the_end_of_a_game(name, params):
     # api_test plays up to num_cycles rounds; these settings end every game well before that
     short = raw_env(name, **params)
     play_out(short, seed=0)
-    decisions = sum(1 for _ in short.state.history())
+    decisions = sum(1 for _ in short.game_state.history())
     assert decisions < 400
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
@@ -160,10 +160,10 @@ def test_api_test_through_the_end_of_a_game(name, params):
 def test_illegal_action_raw_raises_and_changes_nothing():
     environment = raw_env("classic")
     environment.reset(seed=0)
-    before = environment.state.to_json()
+    before = environment.game_state.to_json()
     with pytest.raises(cathedral.IllegalActionError, match="illegal action"):
         environment.step(0 if not environment.observe("light_0")["action_mask"][0] else 1)
-    assert environment.state.to_json() == before
+    assert environment.game_state.to_json() == before
 
 
 def test_illegal_action_wrapped_loses_the_game():

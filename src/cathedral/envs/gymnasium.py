@@ -18,7 +18,8 @@ seat and the int8 ``action_mask``; the mask is also in ``info["action_mask"]``. 
 is the seat's return (``returns()``) when the episode ends: at the end of the game, or when
 the seat is eliminated in Allmer's game. An illegal action ends the episode with
 ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``, as PettingZoo's
-wrapper does. Opponents and chance are seeded from ``reset(seed=...)``.
+wrapper does. Opponents and chance are seeded from ``reset(seed=...)``; ``game_state`` is
+the engine's state (``cathedral.State``).
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class CathedralEnv(gymnasium.Env):
         self._opponents: dict[int, Any] = {}
         self._mask: np.ndarray | None = None
         self._done = True
-        self.state: State | None = None
+        self.game_state: State | None = None
 
     def _opponent(self, player: int, seed: int) -> Any:
         spec = self._opponent_specs[player]
@@ -121,7 +122,7 @@ class CathedralEnv(gymnasium.Env):
         seeds = self.np_random.integers(0, 2**62, size=self.game.num_players + 1)
         self._chance.seed(int(seeds[-1]))
         self._opponents = {p: self._opponent(p, int(seeds[p])) for p in self._opponent_specs}
-        self.state = self.game.new_initial_state()
+        self.game_state = self.game.new_initial_state()
         self._mask = None
         self._done = False
         self._advance()
@@ -149,10 +150,10 @@ class CathedralEnv(gymnasium.Env):
             obs = self._observation()
             info = {"action_mask": obs["action_mask"], "illegal_action": True}
             return obs, self.illegal_reward, True, False, info
-        adapter.apply_checked(self.state, action, mask)
+        adapter.apply_checked(self.game_state, action, mask)
         self._mask = None
         self._advance()
-        state = self.state
+        state = self.game_state
         reward = 0.0
         if state.is_terminal():
             reward = float(state.returns()[self.seat])
@@ -167,7 +168,7 @@ class CathedralEnv(gymnasium.Env):
 
     def _advance(self) -> None:
         """Plays chance and the opponents until the seat is to move or its episode is over."""
-        state = self.state
+        state = self.game_state
         seat = self.seat
         while True:
             adapter.resolve_chance(state, self._chance)
@@ -178,7 +179,7 @@ class CathedralEnv(gymnasium.Env):
 
     def _current_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = self._legal_mask(self.state)
+            self._mask = self._legal_mask(self.game_state)
         return self._mask
 
     def _observation(self) -> dict[str, np.ndarray]:
@@ -186,14 +187,14 @@ class CathedralEnv(gymnasium.Env):
             mask = np.zeros(self.action_space.n, dtype=np.int8)
         else:
             mask = self._current_mask().copy()
-        return {"observation": self._observe(self.state, self.seat), "action_mask": mask}
+        return {"observation": self._observe(self.game_state, self.seat), "action_mask": mask}
 
     # ----- rendering ----------------------------------------------------------------------
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.game_state is None:
             return None
-        return adapter.render(self.state, self.render_mode)
+        return adapter.render(self.game_state, self.render_mode)
 
 
 def register() -> None:

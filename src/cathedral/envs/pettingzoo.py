@@ -18,7 +18,8 @@ Observations are dicts with the game's ``observation_tensor`` for that seat (flo
 (all zeros when it is not that seat's turn). Rewards are the game's ``returns()``, given when
 the game ends, or when an Allmer congregation is eliminated (its place is settled then; it
 leaves ``agents`` after one last ``step(None)``). Dice and card draws are resolved inside the
-environment from the seed of ``reset(seed=...)``.
+environment from the seed of ``reset(seed=...)``. ``env.unwrapped.game_state`` is the
+engine's state (``cathedral.State``).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class raw_env(AECEnv):
         self._num_actions = n
         self._rng = random.Random()
         self._mask: np.ndarray | None = None  # the legal mask of the position, once computed
-        self.state: State | None = None
+        self.game_state: State | None = None
 
     # ----- spaces -------------------------------------------------------------------------
 
@@ -112,7 +113,7 @@ class raw_env(AECEnv):
             self._rng.seed(seed)
         state = self.game.new_initial_state()
         adapter.resolve_chance(state, self._rng)
-        self.state = state
+        self.game_state = state
         self._mask = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -126,7 +127,7 @@ class raw_env(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
+        state = self.game_state
         player = self._seat[agent]
         if player == state.current_player():
             mask = self._mask
@@ -142,7 +143,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game_state
         mask = self._mask
         adapter.apply_checked(state, action, mask)
         self._mask = None
@@ -176,7 +177,7 @@ class raw_env(AECEnv):
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
-        return adapter.render(self.state, self.render_mode)
+        return adapter.render(self.game_state, self.render_mode)
 
     def close(self) -> None:
         pass
