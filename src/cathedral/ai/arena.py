@@ -10,7 +10,9 @@ such as ``mcts:seconds=2``):
   taking every seat in turn (``--all-pairs`` also measures every other agent alone against
   each field).
 
-Games run in ``J`` worker processes (``multiprocessing``); a progress bar goes to stderr
+Games run in ``J`` worker processes (``multiprocessing``), or with ``--ray [ADDRESS]`` as Ray
+tasks on a local Ray instance of ``J`` CPUs or on an existing Ray cluster (extra ``cluster``);
+the executor is the only difference: same schedule, seeds, results. A progress bar goes to stderr
 (``rich`` when installed, plain text otherwise). The report gives, per pairing, wins, draws
 and losses of the first agent with 95% Wilson intervals; a Bradley-Terry (Elo) rating of
 every agent from all games; each agent's time per move; and every game's record
@@ -27,7 +29,7 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -331,11 +333,13 @@ def run_arena(
     all_pairs: bool = False,
     quiet: bool = True,
     play: Callable[[GameTask], GameResult] = play_game,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Plays every pairing and returns the report (see ``summarise``).
 
     ``play`` plays one game (tests pass a stub); ``jobs`` > 1 runs games in that many
-    processes.
+    processes. ``ray`` (``""`` for a local instance of ``jobs`` CPUs, or a cluster's address)
+    runs them as Ray tasks instead (see ``played_on_ray``).
     """
     params = dict(params or {})
     game = load(game_name, **params)
@@ -351,23 +355,121 @@ def run_arena(
     results: list[GameResult] = []
     start = time.perf_counter()
     try:
-        if jobs <= 1:
-            for task in tasks:
-                results.append(play(task))
-                progress.advance(_running_score(results, pairings))
-        else:
-            context = multiprocessing.get_context("spawn" if sys.platform == "win32" else None)
-            with context.Pool(jobs) as pool:
-                for result in pool.imap_unordered(play, tasks):
-                    results.append(result)
-                    progress.advance(_running_score(results, pairings))
+        for result in _played(tasks, play, jobs, ray):
+            results.append(result)
+            progress.advance(_running_score(results, pairings))
     finally:
         progress.close()
     results.sort(key=lambda r: r.index)
+    where = {} if ray is None else {"ray": ray or "local"}
     return summarise(
         game_name, game.params, list(agents), pairings, results, games_per_pairing=games,
-        seed=seed, jobs=jobs, seconds=time.perf_counter() - start,
+        seed=seed, jobs=jobs, **where, seconds=time.perf_counter() - start,
     )
+
+
+def _played(
+    tasks: list[GameTask], play: Callable[[GameTask], GameResult], jobs: int, ray: str | None
+) -> Iterator[GameResult]:
+    """Yields every game's result as it finishes: the executors, and all that differs."""
+    if ray is not None:
+        yield from played_on_ray(tasks, play, address=ray, cpus=max(1, jobs))
+    elif jobs <= 1:
+        for task in tasks:
+            yield play(task)
+    else:
+        context = multiprocessing.get_context("spawn" if sys.platform == "win32" else None)
+        with context.Pool(jobs) as pool:
+            yield from pool.imap_unordered(play, tasks)
+
+
+# ----- Ray -------------------------------------------------------------------------------------
+
+
+def played_on_ray(
+    tasks: list[GameTask],
+    play: Callable[[GameTask], GameResult],
+    *,
+    address: str = "",
+    cpus: int = 1,
+) -> Iterator[GameResult]:
+    """Yields the results of ``tasks`` played as Ray tasks, one CPU each, as they finish.
+
+    Without ``address``, uses the Ray already initialised in this process if there is one (and
+    leaves it running), else starts a local instance of ``cpus`` CPUs; with one, connects to
+    the cluster there (``host:port`` of its head, ``auto`` or ``ray://...``). What it started
+    or joined, it shuts down or leaves at the end. Every node needs ``cathedral`` installed.
+    A game whose worker dies is retried by Ray from its seed, so its result is the same.
+
+    Raises:
+        CathedralError: Ray is not installed, nothing answers at ``address``, or this process
+            is already attached to a Ray and ``address`` names another.
+        AgentError: as ``play_game``, from the worker (unwrapped, as the process pool does).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise CathedralError(
+            "--ray needs Ray: pip install 'cathedral[cluster]' (or 'ray>=2.9')"
+        ) from None
+    from ray.exceptions import RayTaskError
+
+    started = not ray.is_initialized()
+    if started:
+        _ray_init(ray, address, cpus)
+    elif address:
+        raise CathedralError(
+            f"--ray {address}: this process already uses a Ray instance; give no address"
+        )
+    pending = []
+    try:
+        remote = ray.remote(num_cpus=1)(play)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            try:
+                yield ray.get(done[0])
+            except RayTaskError as exc:  # the game's own error, not Ray's wrapping of it
+                if isinstance(exc.cause, (CathedralError, AgentError)):
+                    raise exc.cause from None
+                raise
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+        if started:
+            ray.shutdown()
+
+
+def _ray_init(ray: Any, address: str, cpus: int) -> None:
+    """Starts a quiet local Ray instance, or connects to ``address`` after checking it answers."""
+    import logging
+    import os
+
+    # Ray would phone home with usage statistics from a local instance unless told not to.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+    if not address:
+        ray.init(num_cpus=cpus, **quiet)
+        return
+    host, sep, port = address.rpartition(":")
+    if sep and "://" not in address:
+        # ray.init retries an address where nothing listens for minutes; fail at once instead.
+        import socket
+
+        if not port.isdigit():
+            raise CathedralError(f"--ray {address!r}: expected HOST:PORT of a Ray head")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        except OSError as exc:
+            raise CathedralError(
+                f"--ray {address}: no Ray cluster answers there ({exc.strerror or exc}); "
+                "start one with `ray start --head`, or give no address for a local instance"
+            ) from None
+    try:
+        ray.init(address=address, **quiet)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CathedralError(f"--ray {address}: cannot join the Ray cluster: {first}") from None
 
 
 def _running_score(results: list[GameResult], pairings: list[tuple[str, str]]) -> str:
@@ -506,6 +608,9 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all-pairs", action="store_true",
                         help="with more than two seats, rate every agent against every field")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                        help="play the games as Ray tasks: on a local Ray instance of --jobs "
+                        "CPUs, or on the cluster whose head is at ADDRESS (HOST:PORT)")
     parser.set_defaults(run=run_command)
 
 
@@ -537,7 +642,7 @@ def run_command(args: argparse.Namespace) -> int:
         report = run_arena(
             args.game, args.agents, games=args.games, jobs=args.jobs,
             params=_params(args.param), seed=args.seed, all_pairs=args.all_pairs,
-            quiet=args.quiet,
+            quiet=args.quiet, ray=args.ray,
         )
     except CathedralError as exc:
         print(f"cathedral arena: error: {exc}", file=sys.stderr)
