@@ -32,7 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cathedral.core.contract import Game, State
+from cathedral.core.contract import CHANCE, Game, State
 from cathedral.envs import adapter
 
 RENDER_MODES = adapter.RENDER_MODES
@@ -122,6 +122,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._out = 0  # how many players have left the game so far
+        self._rewarded = False  # whether ``rewards`` holds anything but zeros
         self.agent_selection = self.possible_agents[state.current_player()]
         if self.render_mode == "human":
             self.render()
@@ -144,14 +145,30 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         state = self.game_state
-        mask = self._mask
-        adapter.apply_checked(state, action, mask)
+        adapter.apply_checked(state, action, self._mask)
         self._mask = None
-        adapter.resolve_chance(state, self._rng)
+        player = state.current_player()
+        if player == CHANCE:
+            adapter.resolve_chance(state, self._rng)
+            player = state.current_player()
         self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            rewards = self.rewards
+            for name in rewards:
+                rewards[name] = 0.0
+            self._rewarded = False
+        if player >= 0 and len(adapter.players_out(state)) == self._out:
+            # the usual step: nobody's game ended, so no rewards and no dead agents to step
+            self.agent_selection = self.possible_agents[player]
+        else:
+            self._settle(state)
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self, state: State) -> None:
+        """Gives the players whose game just ended (all at the end, an eliminated Allmer
+        player before) their returns, and marks them terminated."""
         rewards = self.rewards
-        for name in rewards:
-            rewards[name] = 0.0
         names = self.possible_agents
         if state.is_terminal():
             for name, value in zip(names, state.returns()):
@@ -167,10 +184,9 @@ class raw_env(AECEnv):
                 rewards[name] = adapter.settled_return(state, player)
                 self.terminations[name] = True
             self.agent_selection = names[state.current_player()]
+        self._rewarded = True
         self._accumulate_rewards()
         self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
 
     # ----- rendering ----------------------------------------------------------------------
 
