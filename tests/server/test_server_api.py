@@ -219,3 +219,27 @@ def test_a_secret_tells_its_seat_without_moving(client):
         assert answer.json() == {"player": seat["player"]}
     assert client.get(f"/api/games/{table['id']}/seat").status_code == 401
     assert client.get(f"/api/games/{table['id']}/seat", headers=bearer("x")).status_code == 401
+
+
+def test_a_hint_over_the_socket_reports_progress_then_the_result(client):
+    table = create(client, seats=("human", "easy"))
+    gid, token = table["id"], table["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/games/{gid}?token={token}") as socket:
+        assert socket.receive_json()["type"] == "view"
+        socket.send_json({"type": "hint", "level": "medium"})
+        reports = []
+        while not reports or not reports[-1]["final"]:
+            message = socket.receive_json()
+            assert message["type"] == "hint", message
+            reports.append(message["hint"])
+        assert len(reports) >= 2 and not reports[0]["final"]
+        assert [r["depth"] for r in reports[:-1]] == sorted(r["depth"] for r in reports[:-1])
+        best = reports[-1]
+        state = cathedral.load("classic").new_initial_state()
+        assert best["move"] == state.action_to_string(best["action"]) == best["pv"][0]
+        socket.send_json({"type": "hint", "level": "nonsense"})
+        assert socket.receive_json()["status"] == 422
+    with client.websocket_connect(f"/ws/games/{gid}") as spectator:
+        spectator.receive_json()
+        spectator.send_json({"type": "hint", "level": "easy"})
+        assert spectator.receive_json()["status"] == 403

@@ -407,7 +407,7 @@ def create_app(settings: Settings) -> FastAPI:
                 if text is None:
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 reply = await _socket_message(hub, table.id, text, default_token, bucket,
-                                              address(websocket))
+                                              address(websocket), sub)
                 if reply is not None:
                     sub.put(json.dumps(reply))
         except WebSocketDisconnect:
@@ -418,8 +418,34 @@ def create_app(settings: Settings) -> FastAPI:
             with suppress(asyncio.CancelledError, Exception):
                 await sender
 
+    async def _socket_hint(hub: Hub, game_id: str, data: dict, default_token: str | None,
+                           sub: Subscriber, client: str) -> None:
+        """Starts a hint whose progress and result go to this socket (the socket keeps
+        reading meanwhile)."""
+        try:
+            ask = models.SocketHint.model_validate(data)
+        except ValidationError as exc:
+            raise ApiError(400, models.problem(exc, "message")) from None
+        if not moves_by_address.allow(client):
+            raise ApiError(429, "too many requests: wait a moment and retry")
+
+        def report(found: dict) -> None:
+            sub.put(json.dumps({"type": "hint", "hint": found}))
+
+        async def run() -> None:
+            try:
+                report(await hub.hint(game_id, ask.token or default_token, ask.ply, ask.level,
+                                      report))
+            except ApiError as exc:
+                sub.put(json.dumps({"type": "error", "status": exc.status,
+                                    "error": exc.message}))
+
+        hub.spawn(run())
+        return None
+
     async def _socket_message(hub: Hub, game_id: str, text: str, default_token: str | None,
-                              bucket: TokenBucket, client: str) -> dict | None:
+                              bucket: TokenBucket, client: str,
+                              sub: Subscriber) -> dict | None:
         try:
             if len(text) > models.MAX_MOVE_BYTES:
                 raise ApiError(400, "message too large: at most 64 kB")
@@ -432,8 +458,10 @@ def create_app(settings: Settings) -> FastAPI:
             kind = data.get("type")
             if kind == "ping":
                 return {"type": "pong"}
+            if kind == "hint":
+                return await _socket_hint(hub, game_id, data, default_token, sub, client)
             if kind != "move":
-                raise ApiError(400, "unknown message type: expected 'move' or 'ping'")
+                raise ApiError(400, "unknown message type: expected 'move', 'hint' or 'ping'")
             if not bucket.allow() or not moves_by_address.allow(client):
                 raise ApiError(429, "too many moves: wait a moment and retry")
             if "token" not in data and default_token is not None:

@@ -56,6 +56,15 @@ class SocketMove(Move):
     token: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class SocketHint(Request):
+    """A hint asked over the socket: its progress and result come back on that socket."""
+
+    type: Literal["hint"]
+    level: Annotated[str, Field(max_length=20)] = "medium"
+    ply: int | None = None
+    token: Annotated[str, Field(max_length=200)] | None = None
+
+
 class Resign(Request):
     ply: int | None = None
 

@@ -311,7 +311,7 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, lambda: fn(*args, **kwargs))
 
-    def _spawn(self, coro) -> asyncio.Task:
+    def spawn(self, coro) -> asyncio.Task:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -589,7 +589,7 @@ class Hub:
         await self._draw_chance(table)
         if (not table.finished and table.computer_to_move() and not self.closing
                 and (table.auto is None or table.auto.done())):
-            table.auto = self._spawn(self._computer(table))
+            table.auto = self.spawn(self._computer(table))
 
     async def _draw_chance(self, table: Table) -> None:
         if not table.finished and table.state.is_chance_node():
@@ -655,7 +655,7 @@ class Hub:
             with contextlib.suppress(RuntimeError):  # no running loop: tests drive clocks
                 delay = max(0.0, clock.left(player, self.now())) + 0.05
                 table.timer = asyncio.get_running_loop().call_later(
-                    delay, lambda: self._spawn(self.check_clock(table.id)))
+                    delay, lambda: self.spawn(self.check_clock(table.id)))
 
     async def check_clock(self, game_id: str) -> bool:
         """Ends a turn whose time ran out; returns whether a flag fell. Two players: the
@@ -845,7 +845,7 @@ class Hub:
                 "replay_url": f"/replay/{stored.id}"}
 
     async def hint(self, game_id: str, token: str | None, ply: int | None,
-                   level: str) -> dict:
+                   level: str, progress: Callable[[dict], None] | None = None) -> dict:
         table = await self.table(game_id)
         if level not in LEVEL_NAMES:
             raise ApiError(422, f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
@@ -861,7 +861,7 @@ class Hub:
         if state.is_terminal() or state.is_chance_node():
             raise ApiError(422, f"nobody is to move at ply {ply}")
         return await self.workers.hint(table.game.name, table.game.params, state.to_json(),
-                                       level, _derived(table.seed, "hint", ply))
+                                       level, _derived(table.seed, "hint", ply), progress)
 
     def subscribe(self, table: Table, sub: Subscriber) -> None:
         """Adds a watcher and queues the current view first (no change can come between)."""

@@ -10,8 +10,12 @@ out of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import multiprocessing
 import os
+import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -33,22 +37,40 @@ def choose_action(game_name: str, params: dict, state_json: str, kind: str, seed
     return int(agent.choose(state))
 
 
-def analyse(game_name: str, params: dict, state_json: str, level: str, seed: int) -> dict:
+_PROGRESS = None  # the queue a worker reports a search's progress into (see Workers)
+
+
+def analyse(game_name: str, params: dict, state_json: str, level: str, seed: int,
+            request: int | None = None) -> dict:
     """Returns a hint for the player to move (in a worker): ``cathedral.ai.analyse``'s
     fields (action, move, pv, expected 0..1 per player, proven, solved, depth, nodes,
-    seconds, level) plus ``values``, the same in the scale of ``returns()`` (-1..1)."""
+    seconds, level, final) plus ``values``, the same in the scale of ``returns()`` (-1..1).
+    With ``request``, each deeper result is reported on the way, tagged with it."""
     from cathedral.ai import analyse as analyse_position
 
+    def shaped(found: dict) -> dict:
+        found["values"] = [round(2 * e - 1, 4) for e in found["expected"]]
+        return found
+
+    progress = None
+    if request is not None and _PROGRESS is not None:
+        queue = _PROGRESS
+
+        def progress(partial) -> None:
+            queue.put((request, shaped(partial.to_dict())))
+
     state = _state(game_name, params, state_json)
-    found = analyse_position(state, level, seed=seed).to_dict()
-    found["values"] = [round(2 * e - 1, 4) for e in found["expected"]]
-    return found
+    return shaped(analyse_position(state, level, seed=seed, progress=progress).to_dict())
 
 
-def _watch_parent(parent: int) -> None:
-    """Ends this worker when the server is gone (even killed with -9: no orphans left)."""
+def _start_worker(parent: int, progress) -> None:
+    """A worker's start: keep the progress queue, and end when the server is gone (even
+    killed with -9: no orphans left)."""
     import threading
     import time
+
+    global _PROGRESS
+    _PROGRESS = progress
 
     def watch() -> None:
         while True:
@@ -77,19 +99,47 @@ class Workers:
         self._context = multiprocessing.get_context("spawn")
         self._quick: ProcessPoolExecutor | None = None
         self._search: ProcessPoolExecutor | None = None
+        self._progress = None
+        self._listeners: dict[int, Callable[[dict], None]] = {}
+        self._requests = itertools.count(1)
+        self._reader: threading.Thread | None = None
 
     def _pool(self, quick: bool) -> ProcessPoolExecutor:
+        if self._progress is None:
+            self._progress = self._context.Queue()
+        args = (os.getpid(), self._progress)
         if quick:
             if self._quick is None:
                 self._quick = ProcessPoolExecutor(1, mp_context=self._context,
-                                                  initializer=_watch_parent,
-                                                  initargs=(os.getpid(),))
+                                                  initializer=_start_worker, initargs=args)
             return self._quick
         if self._search is None:
             self._search = ProcessPoolExecutor(self.size, mp_context=self._context,
-                                               initializer=_watch_parent,
-                                               initargs=(os.getpid(),))
+                                               initializer=_start_worker, initargs=args)
         return self._search
+
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Starts the thread that hands the workers' progress reports to the event loop."""
+        if self._reader is not None:
+            return
+        queue = self._progress
+
+        def read() -> None:
+            while True:
+                item = queue.get()
+                if item is None:
+                    return
+                request, found = item
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self._deliver, request, found)
+
+        self._reader = threading.Thread(target=read, name="cathedral-progress", daemon=True)
+        self._reader.start()
+
+    def _deliver(self, request: int, found: dict) -> None:
+        listener = self._listeners.get(request)
+        if listener is not None:
+            listener(found)
 
     def warm(self) -> None:
         """Starts the processes now (the first move need not wait for them)."""
@@ -116,12 +166,29 @@ class Workers:
                                kind, seed)
 
     async def hint(self, game_name: str, params: dict, state_json: str, level: str,
-                   seed: int) -> dict:
-        return await self._run(level in QUICK, analyse, game_name, params, state_json,
-                               level, seed)
+                   seed: int, progress: Callable[[dict], None] | None = None) -> dict:
+        """Analyses a position; ``progress`` (on the event loop) gets each deeper result."""
+        if progress is None:
+            return await self._run(level in QUICK, analyse, game_name, params, state_json,
+                                   level, seed)
+        request = next(self._requests)
+        self._pool(level in QUICK)
+        self._listen(asyncio.get_running_loop())
+        self._listeners[request] = progress
+        try:
+            return await self._run(level in QUICK, analyse, game_name, params, state_json,
+                                   level, seed, request)
+        finally:
+            self._listeners.pop(request, None)
 
     def close(self) -> None:
         for pool in (self._quick, self._search):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
         self._quick = self._search = None
+        if self._progress is not None:
+            if self._reader is not None:
+                self._progress.put(None)
+            self._progress.close()
+            self._progress = None
+        self._reader = None
