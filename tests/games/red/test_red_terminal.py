@@ -95,3 +95,16 @@ def test_the_last_decision_is_marked_where_it_happened():
 def test_the_plain_board_is_unchanged_without_a_width():
     state = start_of_turn()
     assert state.render() == render_text(state) == str(state)
+
+
+def test_counts_take_the_singular_for_one():
+    from cathedral.games.red.render import plural
+
+    assert plural(1, "delivery", "deliveries") == "1 delivery"
+    assert plural(3, "delivery", "deliveries") == "3 deliveries"
+    assert plural(1, "last turn") == "1 last turn" and plural(0, "last turn") == "0 last turns"
+    for seed in range(40):
+        state = random_state(2, seed, 300)
+        if state.phase == 2 and state.dleft == 1 and state.current_player() >= 0:
+            assert "1 delivery left" in state.prompt_hint()
+            return

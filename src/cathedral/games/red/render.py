@@ -34,6 +34,11 @@ ANSI = {
 RESET = "\033[0m"
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """Returns ``1 delivery``, ``2 deliveries`` (``many`` for irregular plurals)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
 def _amounts(values, names=MATERIALS) -> str:
     return " ".join(f"{names[i]} {n}" for i, n in enumerate(values) if n) or "-"
 
@@ -79,8 +84,8 @@ def render_text(state: RedState, *, color: bool = False) -> str:
     side = "advanced" if game.advanced else "basic"
     lines.append(paint(f"The Red Cathedral - {n} players, {side} workshop - ", "bold") + status)
     if state.trigger >= 0 and state.stage != S.OVER:
-        lines.append(f"  END TRIGGERED by {who(state.trigger)}: {state.last_left} last turn(s) "
-                     f"after this one")
+        lines.append(f"  END TRIGGERED by {who(state.trigger)}: "
+                     f"{plural(state.last_left, 'last turn')} after this one")
 
     lines.append("MARKET (dice move clockwise, space 8 -> 1)")
     for sp in range(8):
@@ -219,7 +224,8 @@ def prompt_hint(state: RedState) -> str:
                 f"{A.slot_name(state.claim_slot)}: tile up N (pay the space's cost, gain now) or "
                 f"tile down N{opt}")
     if phase == S.BUILD:
-        return f"{name}: {state.dleft} deliveries left (deliver, ornament) or done{opt}"
+        return (f"{name}: {plural(state.dleft, 'delivery', 'deliveries')} left (deliver, "
+                f"ornament) or done{opt}")
     if phase == S.MARKET:
         # only what is legal now: a tile to activate is offered only if the player has one
         legal = state.legal_actions()

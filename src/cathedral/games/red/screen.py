@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING
 
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import DICE, GROUPS, LEVELS, MAX_HEIGHT, ORNAMENTS, RESOURCES
-from cathedral.games.red.render import ANSI, RESET, _amounts, _die_preview, tile_text
+from cathedral.games.red.render import (
+    ANSI,
+    RESET,
+    _amounts,
+    _die_preview,
+    plural,
+    tile_text,
+)
 
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState
@@ -144,8 +151,8 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
     head = [paint("The Red Cathedral - ", "bold") + status
             + ("; * marks the last decision" if place else "")]
     if state.trigger >= 0:
-        head.append(f"  END TRIGGERED by {who(state.trigger)}: {state.last_left} last turn(s) "
-                    "after this one")
+        head.append(f"  END TRIGGERED by {who(state.trigger)}: "
+                    f"{plural(state.last_left, 'last turn')} after this one")
     sections["header"] = (0, head)
     if phase in (S.START, S.MARKET, S.AFTER):
         last_space = place[1] if place and place[0] == "space" else None
