@@ -3,6 +3,9 @@ pointer only (pick, rotate, place), take-back, resignation, and the replay."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from playwright.sync_api import expect
 from webtest import game_id, move_count, screenshot, start_from_home, svg_point, wait_moves
 
@@ -87,12 +90,16 @@ def test_classic_against_the_computer_by_pointer(pages, server):
     expect(page.locator(".building.player-0")).to_have_count(0)
     assert server.view(gid)["ply"] == before
 
-    # resign (the button asks once more), see the result
+    # resign (the button asks once more), see the result, download the record
     page.locator("#resign").click()
     page.locator("#resign").click()
     page.wait_for_selector("#result:not(.hidden)")
     assert "Dark" in page.locator("#result").inner_text()
     assert server.view(gid)["status"] == "finished"
+    with page.expect_download() as download:
+        page.locator("#record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["game"] == "classic" and len(record["actions"]) == before
 
     # the replay steps through the game
     page.locator("#replay").click()
@@ -125,3 +132,38 @@ def test_classic_lehmann_opening_and_notation_box(pages, server):
     wait_moves(page, 2)
     assert "Tavern a1" in page.locator("#moves").inner_text()
     assert "Cathedral" in page.locator("#moves li").nth(1).inner_text()
+
+
+def test_classic_on_a_phone_by_touch_and_by_keyboard(pages, server):
+    page = pages.open("/", phone=True)
+    start_from_home(page, "classic", seats={1: "random"})
+    gid = game_id(page)
+    page.wait_for_selector(".banner.mine")
+    picture = server.picture(gid)
+    move, anchor = find_placement(picture, "Cathedral", 0)
+    # a first tap shows the ghost and a Place button; a second tap on the same square places
+    page.touchscreen.tap(*square_point(page, anchor))
+    page.wait_for_selector(".ghost.legal")
+    expect(page.locator(".tools button", has_text="Place here")).to_be_visible()
+    page.touchscreen.tap(*square_point(page, anchor))
+    wait_moves(page, 2)
+    assert move["notation"] in page.locator("#moves li").first.inner_text()
+    screenshot(page, "classic-phone")
+
+    # keyboard: pick the Bridge, turn it with R, walk the ghost with the arrows, Enter places
+    page.locator(".banner.mine").wait_for()
+    page.locator('.tray-item.playable[data-building="Bridge"]').click()
+    board = page.locator("#board .board-frame svg")
+    board.focus()
+    page.keyboard.press("r")
+    move, anchor = find_placement(server.picture(gid), "Bridge", 1)
+    for key in ["ArrowLeft"] * 9 + ["ArrowDown"] * 9:  # to a1 (the ghost's anchor clamps)
+        page.keyboard.press(key)
+    for key in ["ArrowRight"] * (anchor % 10) + ["ArrowUp"] * (anchor // 10):
+        page.keyboard.press(key)
+    page.wait_for_selector(".ghost.legal")
+    placed = move["notation"]
+    assert placed in page.locator(".tools").inner_text()
+    page.keyboard.press("Enter")
+    wait_moves(page, 3)
+    assert placed in page.locator("#moves li").nth(2).inner_text()

@@ -343,7 +343,7 @@ export function createBoard(root, { onMove }) {
       event.preventDefault();
       return;
     }
-    if (event.currentTarget !== svg) return;
+    if (document.activeElement !== svg) return; // arrows and Enter steer the ghost only there
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (moves[key] && selected) {
       anchor = anchor || [4, 4];
@@ -360,7 +360,6 @@ export function createBoard(root, { onMove }) {
       select(null);
     }
   }
-  svg.addEventListener("keydown", onKey);
   document.addEventListener("keydown", onKey);
 
   function drawCity() {
