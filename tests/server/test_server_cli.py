@@ -15,6 +15,7 @@ import time
 import urllib.request
 
 import pytest
+from websockets.sync.client import connect
 
 from cathedral.server import cli
 
@@ -102,6 +103,9 @@ def test_a_real_server_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path)
             headers={"Authorization": f"Bearer {token}"})
         with urllib.request.urlopen(request, timeout=30) as answer:
             assert json.loads(answer.read())["ply"] == 1
+        socket_url = base.replace("http", "ws") + f"/ws/games/{table['id']}?token={token}"
+        with connect(socket_url) as socket:
+            assert json.loads(socket.recv(timeout=30))["view"]["ply"] == 1
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
@@ -115,3 +119,9 @@ def test_a_real_server_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path)
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
+
+
+def test_secrets_in_a_logged_address_are_redacted():
+    line = '127.0.0.1:5 - "WebSocket /ws/games/abc?token=Sx-1_y&x=1" [accepted]'
+    assert cli.redact(line) == (
+        '127.0.0.1:5 - "WebSocket /ws/games/abc?token=<redacted>&x=1" [accepted]')

@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import socket
 import sys
 
@@ -73,11 +74,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     serve.set_defaults(run=run)
 
 
+_SECRET = re.compile(r"((?:token|secret)=)[^&\s\"']+", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """Hides secrets a library may write down (uvicorn logs a socket's query string)."""
+    return _SECRET.sub(r"\1<redacted>", text)
+
+
 class _JsonLines(logging.Formatter):
-    """Messages already JSON pass through with a time stamp; others are wrapped."""
+    """Messages already JSON pass through with a time stamp; others are wrapped. Any
+    ``token=`` value is redacted first."""
 
     def format(self, record: logging.LogRecord) -> str:
-        text = record.getMessage()
+        text = redact(record.getMessage())
         try:
             data = json.loads(text)
             if not isinstance(data, dict):
