@@ -393,7 +393,7 @@ class Session:
                 texts.append(replay.action_to_string(action))
                 replay.apply_action(action)
             line.append("line: " + " | ".join(texts))
-        self.say("; ".join(line))
+        self.say(self.wrap("; ".join(line)))
 
     def undo(self, player: int) -> bool:
         """Takes back ``player``'s last decision and what followed; False if there is none."""
