@@ -55,7 +55,7 @@ def test_kill_9_in_the_middle_of_games_loses_nothing(server) -> None:
         people = {
             "classic": api.new_table("classic", {}, ["human", "human"]),
             "allmer-4": api.new_table("allmer", {"players": 4, "max_turns": 24}, ["human"] * 4),
-            "red-2": api.new_table("red", {"players": 2, "turn_cap": 2}, ["human", "human"]),
+            "red-2": api.new_table("red", {"players": 2, "turn_cap": 4}, ["human", "human"]),
         }
         last: dict[str, dict] = {}
         for seed, (name, table) in enumerate(people.items()):
