@@ -304,6 +304,7 @@ class Hub:
                                           thread_name_prefix="cathedral-db")
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
+        self.lobby_version = 0  # counts the changes the lobby shows: new, joined, ended
 
     # ----- plumbing -----------------------------------------------------------------------
 
@@ -380,6 +381,8 @@ class Hub:
     def _keep(self, table: Table) -> None:
         """Caches a live table, forgetting idle ones (nobody watching, nothing pending)
         beyond ``max_tables``: they are rebuilt from the log when asked for again."""
+        if table.id not in self.tables:
+            self.lobby_version += 1
         self.tables[table.id] = table
         if len(self.tables) <= self.max_tables:
             return
@@ -576,6 +579,8 @@ class Hub:
 
     def _changed(self, table: Table, extra: str | None = None) -> None:
         table.version += 1
+        if table.finished or table.ply == 0 or any(seat.open for seat in table.seats):
+            self.lobby_version += 1
         text = table.view_text(self.now(), self.wall)
         message = '{"type":"view","view":' + text + "}"
         for sub in table.subscribers:
@@ -801,6 +806,7 @@ class Hub:
                 raise ApiError(409, f"seat {request.player} was taken meanwhile")
             seat.token_hash = hash_token(token)
             seat.open = False
+            self.lobby_version += 1
             table.updated = self.wall()
             self._changed(table)
             return {"player": seat.player, "token": token,
