@@ -15,6 +15,7 @@ def test_the_last_step_is_bracketed_on_a_terminal_and_the_plain_board_unchanged(
     board = state.render(width=100).splitlines()
     assert "[W]" in board[11] and "[+]" in board[13]  # rank 5 and rank 3
     assert "[" not in str(state)
+    assert all(len(line) <= 80 for line in state.render(width=80).splitlines())
 
 
 def test_conversions_name_the_stones_and_their_owner():

@@ -64,7 +64,8 @@ def last_step(state: AllmerState) -> tuple[int, int] | None:
     return origin, state._cfg.geo.rays[origin][direction][distance - 1]
 
 
-def text_board(state: AllmerState, *, color: bool = False, mark_last: bool = False) -> str:
+def text_board(state: AllmerState, *, color: bool = False, mark_last: bool = False,
+               width: int | None = None) -> str:
     """Returns the board, a legend and a status line; with ``color``, ANSI colours and the
     last step's origin and landing shaded; with ``mark_last`` and no colour, the two points
     in brackets (``[W]`` where the stone landed, ``[+]`` where it left)."""
@@ -106,8 +107,18 @@ def text_board(state: AllmerState, *, color: bool = False, mark_last: bool = Fal
             cells.append(cell)
         lines.append(f"{rank:>3}  " + "".join(cells) + f"  {rank}")
     lines.append(header)
-    lines.append(LEGEND + (LAST_LEGEND if marked and not color else ""))
-    lines.append(status_line(state))
+    legend = LEGEND + (LAST_LEGEND if marked and not color else "")
+    if width is not None and len(legend) > width:
+        lines.extend([LEGEND, LAST_LEGEND.strip()] if legend != LEGEND else [LEGEND])
+    else:
+        lines.append(legend)
+    status = status_line(state)
+    if width is not None and len(status) > width:
+        import textwrap
+
+        lines.extend(textwrap.wrap(status, width=width, subsequent_indent="    "))
+    else:
+        lines.append(status)
     return "\n".join(lines)
 
 

@@ -523,7 +523,7 @@ class AllmerState(State):
     def render(self, *, color: bool = False, width: int | None = None,
                height: int | None = None) -> str:
         # A terminal (a width given) marks the last step even without colours.
-        return render.text_board(self, color=color, mark_last=width is not None)
+        return render.text_board(self, color=color, mark_last=width is not None, width=width)
 
     def describe_action(self, action: int) -> str:
         from cathedral.games.allmer.narrate import describe
