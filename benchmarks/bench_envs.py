@@ -92,7 +92,11 @@ def engine_loop(name: str, params: dict, *, observe: bool) -> Callable[[float], 
 def pettingzoo_loop(name: str, params: dict, *, wrapped: bool) -> Callable[[float], int]:
     from cathedral.envs.pettingzoo import env, raw_env
 
-    environment = (env if wrapped else raw_env)(name, **params)
+    return aec_loop((env if wrapped else raw_env)(name, **params))
+
+
+def aec_loop(environment) -> Callable[[float], int]:
+    """The standard AEC loop over any PettingZoo environment with an action mask."""
     rng = random.Random(0)
 
     def loop(deadline: float) -> int:
@@ -222,6 +226,12 @@ def main() -> None:
         mark = " (below target)" if figures["PettingZoo"] < TARGET else ""
         print(f"| `{setting}` | {cells} | {ratio:.0%}{mark} |", flush=True)
     print(f"\nTarget: at least {TARGET:,} PettingZoo steps per second for every game.")
+    try:
+        from pettingzoo.classic import tictactoe_v3
+    except ImportError:  # PettingZoo's classic games need pygame-ce
+        return
+    reference = timed(aec_loop(tictactoe_v3.env()), args.seconds, clock)
+    print(f"For scale, PettingZoo's own tictactoe_v3 through the same loop: {reference:,.0f}.")
 
 
 if __name__ == "__main__":
