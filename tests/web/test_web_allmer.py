@@ -45,6 +45,15 @@ def test_allmer_four_players_against_the_computer(pages, server):
     expect(page.locator("#ply")).to_have_text("move 0 / 0")
     assert page.locator(".stone").count() == 60
 
+    # a rematch: same game, seats rotated, the same secret keeps our seat (now Blue's)
+    page.go_back()
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: "/g/" in url and gid not in url)
+    rematch = game_id(page)
+    assert server.view(gid)["rematch"] == rematch
+    assert server.view(rematch)["seats"] == ["random", "human", "random", "random"]
+    expect(page.locator('#players li[data-player="1"]')).to_contain_text("you")
+
 
 def test_allmer_chain_with_a_visible_stop(pages, server):
     created = server.create("allmer", ["human", "human"])

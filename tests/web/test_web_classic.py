@@ -90,6 +90,12 @@ def test_classic_against_the_computer_by_pointer(pages, server):
     expect(page.locator(".building.player-0")).to_have_count(0)
     assert server.view(gid)["ply"] == before
 
+    # the computer's hint names a legal placement
+    page.locator("#hint").click()
+    hint = page.locator("#hint-box .best-move")
+    hint.wait_for()
+    assert hint.inner_text() in {m["notation"] for m in server.picture(gid)["moves"]}
+
     # resign (the button asks once more), see the result, download the record
     page.locator("#resign").click()
     page.locator("#resign").click()

@@ -11,6 +11,7 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
     home = pages.open("/?game=classic")
     home.locator('.game-box[data-game="classic"]').click()
     home.locator('select[data-seat="1"]').select_option("human")
+    home.locator("#clocks .chip", has_text="5 min").click()
     home.locator("#start").click()
     invites = home.locator("#invites .invite[data-player]")
     expect(invites).to_have_count(2)
@@ -27,6 +28,8 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
     expect(dark.locator("#turn")).to_have_text("Light to move")
     assert watcher.locator("#notation-form").is_hidden()
     assert "watching" in watcher.locator("#banner").inner_text()
+    expect(watcher.locator(".clock")).to_have_count(2)  # a clock per player
+    assert server.view(gid)["clock"]["initial_s"] == 300
 
     # Light places the Cathedral by typing it; everyone sees it
     light.locator("#notation").fill("Cathedral e4 d5 e5 f5 e6 e7")
@@ -54,6 +57,15 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
     light.wait_for_selector(".banner.mine")
     # a spectator has no seat: no take-back, no resign
     assert watcher.locator("#resign").is_hidden()
+
+    # clicking a move shows that position; "Back to the game" returns to the live one
+    watcher.locator('#moves button[data-ply="1"]').click()
+    watcher.locator('#board[data-ply="1"]').wait_for()
+    expect(watcher.locator("#viewing")).to_be_visible()
+    expect(watcher.locator(".building")).to_have_count(0)
+    watcher.locator("#back-live").click()
+    watcher.locator('#board[data-ply="2"]').wait_for()
+    expect(watcher.locator(".building")).to_have_count(1)
 
 
 def test_a_public_table_in_the_lobby(pages, server):

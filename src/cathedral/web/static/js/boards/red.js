@@ -92,6 +92,7 @@ export function createBoard(root, { onMove, side = null }) {
   let picture = null;
   let options = {};
   let focusSlot = null;
+  let lastDice = null; // colour -> "space:pips" of the picture drawn before, to show rolls
 
   const marketSvg = s("svg", { class: "market-svg", viewBox: "0 0 320 320", role: "img", "aria-label": "The market" });
   const influenceList = h("div", { class: "influence", style: { fontSize: "0.78rem" } });
@@ -158,6 +159,10 @@ export function createBoard(root, { onMove, side = null }) {
         const n = space.dice.length;
         const dx = x + (k - (n - 1) / 2) * 20;
         const face = die(dx, y + 18, d.colour, d.pips);
+        const key = `${i}:${d.pips}`;
+        if (lastDice && lastDice.get(d.colour) !== undefined && lastDice.get(d.colour) !== key) {
+          face.classList.add(lastDice.get(d.colour).startsWith(`${i}:`) ? "rolled" : "moved");
+        }
         const choice = dieChoices.get(d.colour);
         if (choice) {
           face.classList.add("clickable");
@@ -175,6 +180,7 @@ export function createBoard(root, { onMove, side = null }) {
       });
       marketSvg.append(g);
     });
+    lastDice = new Map(picture.market.flatMap((space, i) => space.dice.map((d) => [d.colour, `${i}:${d.pips}`])));
     const rolling = picture.rolling && picture.rolling.length;
     marketSvg.append(
       s("text", { x: cx, y: cy - 6, "text-anchor": "middle", "font-size": 13, "font-family": "Georgia, serif", fill: "#4b1a10" }, "Market"),
