@@ -91,8 +91,8 @@ def test_analyse_streams_progress_for_each_depth():
     assert final.depth == 3 and final.move == reports[-1].move
 
 
-def test_analyse_streams_progress_for_mcts():
-    state = cathedral.load("classic").new_initial_state()
+def test_analyse_streams_progress_for_mcts(nim):
+    state = nim(pile=40).new_initial_state()  # too big to solve in 600 simulations
     reports = []
     final = analyse(state, "mcts:iterations=600", progress=reports.append)
     assert [r.nodes for r in reports] == [256, 512]
