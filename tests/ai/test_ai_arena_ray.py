@@ -1,14 +1,13 @@
 """The arena on Ray: the same games as the process pool, and clear errors around Ray.
 
 One small local Ray instance (two CPUs, no dashboard) serves the whole module and is shut
-down at its end; the last test checks that no Ray process outlives it.
+down by its last test, which checks that no Ray process outlives it.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import logging
 import os
 import socket
 import sys
@@ -25,23 +24,33 @@ needs_ray = pytest.mark.skipif(
     reason="Ray is not installed (pip install 'cathedral[cluster]')",
 )
 
-RAY_PROGRAMS = ("raylet", "gcs_server", "plasma_store", "ray::")
 
-
-def _ray_processes() -> set[int]:
-    """Returns the ids of running Ray daemons and workers (read from /proc)."""
-    found = set()
+def _processes() -> dict[int, tuple[int, str]]:
+    """Returns every process's parent id and state letter, read from /proc."""
+    table = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                command = handle.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if any(name in command for name in RAY_PROGRAMS) or "ray/_private" in command:
-            found.add(int(entry))
-    return found
+        table[int(entry)] = (int(fields[1]), fields[0])
+    return table
+
+
+def _live_descendants(root: int) -> set[int]:
+    """Returns the live processes below ``root`` (a Ray driver's daemons and workers)."""
+    table = _processes()
+    found, todo = set(), [root]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, _) in table.items():
+            if ppid == parent and pid not in found:
+                found.add(pid)
+                todo.append(pid)
+    return {pid for pid in found if table[pid][1] != "Z"}
 
 
 MATCHES = {"classic": 2, "red": 2}  # games per match: red has dice, so seeds must carry them
@@ -58,12 +67,14 @@ def pool_reports():
 
 @pytest.fixture(scope="module")
 def ray_session(pool_reports):
-    """A local Ray instance kept small for a shared 2-core machine; shut down at the end."""
+    """The arena's own local Ray instance of two CPUs (as ``--ray --jobs 2`` starts it, no
+    dashboard), shared by the module and shut down by its last test."""
     ray = pytest.importorskip("ray", reason="Ray is not installed")
-    before = _ray_processes()
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             object_store_memory=80 * 1024 * 1024, logging_level=logging.ERROR)
+    before = _live_descendants(os.getpid()) if os.path.isdir("/proc") else set()
+    with pytest.MonkeyPatch.context() as patch:
+        # A cluster named in the environment (or left by `ray start`) must not be joined.
+        patch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+        arena._ray_init(ray, "", 2)
     yield {"ray": ray, "before": before}
     ray.shutdown()
 
@@ -95,6 +106,7 @@ def test_ray_plays_the_same_games_as_the_process_pool(pool_reports, ray_session,
     assert on_ray["pairings"] == pool["pairings"] and on_ray["elo"] == pool["elo"]
     text = capsys.readouterr().out
     assert "random vs greedy" in text and "Elo" in text
+    assert ray_session["ray"].cluster_resources()["CPU"] == 2  # bounded, not the machine's
     # The arena used the Ray it found and left it running for its owner...
     assert ray_session["ray"].is_initialized()
     # ...and will not silently play elsewhere than an address asked for.
@@ -168,14 +180,18 @@ def test_the_ray_option_takes_an_optional_address():
 
 
 @needs_ray
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
 def test_shutting_ray_down_leaves_no_ray_process(ray_session):
     ray = ray_session["ray"]
+    # the GCS, raylet, agents and workers (other fixtures' servers were there before)
+    started = _live_descendants(os.getpid()) - ray_session["before"]
+    assert started, "the local Ray instance runs as this process's children"
     ray.shutdown()
     assert not ray.is_initialized()
-    left = _ray_processes() - ray_session["before"]
-    for _ in range(50):  # daemons take a moment to exit after shutdown
-        if not left:
+    for _ in range(100):  # they take a moment to exit after shutdown
+        alive = {pid for pid, (_, state) in _processes().items()
+                 if pid in started and state != "Z"}
+        if not alive:
             break
         time.sleep(0.2)
-        left = _ray_processes() - ray_session["before"]
-    assert not left, f"Ray processes still running: {sorted(left)}"
+    assert not alive, f"Ray processes still running: {sorted(alive)}"

@@ -449,7 +449,8 @@ def _ray_init(ray: Any, address: str, cpus: int) -> None:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
     if not address:
-        ray.init(num_cpus=cpus, **quiet)
+        # "local": a new instance, never one that `ray start` left running here ("auto" joins it).
+        ray.init(address="local", num_cpus=cpus, **quiet)
         return
     host, sep, port = address.rpartition(":")
     if sep and "://" not in address:
@@ -467,9 +468,13 @@ def _ray_init(ray: Any, address: str, cpus: int) -> None:
             ) from None
     try:
         ray.init(address=address, **quiet)
-    except (ConnectionError, ValueError, RuntimeError) as exc:
+    except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CathedralError(f"--ray {address}: cannot join the Ray cluster: {first}") from None
+        # A refused token reads as a plain connection failure, so say what it needs.
+        raise CathedralError(
+            f"--ray {address}: cannot join the Ray cluster: {first} (with token "
+            "authentication, set RAY_AUTH_MODE=token and give this machine the cluster's token)"
+        ) from None
 
 
 def _running_score(results: list[GameResult], pairings: list[tuple[str, str]]) -> str:
