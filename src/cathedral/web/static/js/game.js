@@ -19,6 +19,7 @@ let receivedAt = Date.now();
 let resignArmed = false;
 let live = null; // the socket
 let pending = null; // {ply, timer} of a move sent over the socket, until its view or refusal
+let hintAsked = null; // the ply a hint was asked for over the socket
 
 function showMessage(text, kind = "error") {
   const box = $("message");
@@ -180,15 +181,26 @@ function browse(ply) {
   drawBoard();
 }
 
+function showHint(info) {
+  const box = $("hint-box");
+  box.classList.remove("hidden");
+  box.replaceChildren(
+    ...renderAnalysis(info, view.players, { onPlay: () => sendMove({ action: info.action, notation: info.move }) }),
+  );
+}
+
+// A hint streams over the socket (the search's progress, then its answer); over HTTP when the
+// socket is down.
 async function hint() {
   const box = $("hint-box");
   box.classList.remove("hidden");
   box.textContent = "Thinking…";
+  if (live && live.send({ type: "hint", level: "medium", ply: view.ply, token: secret })) {
+    hintAsked = view.ply;
+    return;
+  }
   try {
-    const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${view.ply}&level=medium`, { token: secret });
-    box.replaceChildren(
-      ...renderAnalysis(info, view.players, { onPlay: () => sendMove({ action: info.action, notation: info.move }) }),
-    );
+    showHint(await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${view.ply}&level=medium`, { token: secret }));
   } catch (exc) {
     box.textContent = `No hint: ${exc.message}`;
   }
@@ -284,10 +296,16 @@ async function start() {
     if (message.type === "view") {
       if (message.view.rematch && (!view || !view.rematch) && secret) toast("Your opponent wants a rematch: press Rematch to join.");
       setView(message.view);
+    } else if (message.type === "hint") {
+      if (hintAsked !== null && hintAsked === view.ply) showHint(message.hint);
+      if (message.hint.final !== false) hintAsked = null;
     } else if (message.type === "error") {
       if (pending) {
         settlePending(new ApiError(message.status, message.error));
         drawBoard();
+      } else if (hintAsked !== null) {
+        hintAsked = null;
+        $("hint-box").textContent = `No hint: ${message.error}`;
       } else {
         showMessage(message.error);
       }

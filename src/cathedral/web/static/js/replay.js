@@ -1,7 +1,7 @@
 // The replay page: a step slider over every ply of a finished or uploaded game, the position at
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
-import { get, h, idFromPath } from "./api.js";
+import { get, h, idFromPath, liveGame } from "./api.js";
 import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +11,8 @@ let board = null;
 let ply = 0;
 let token = 0;
 const cache = new Map();
+let live = null; // the socket: analysis streams over it
+let asked = null; // the ply the analysis was asked for
 
 async function pictureAt(n) {
   if (!cache.has(n)) cache.set(n, get(`/api/games/${encodeURIComponent(id)}/picture?ply=${n}`));
@@ -52,17 +54,35 @@ async function show(n) {
 
 async function analyse() {
   const box = $("analysis");
-  const at = ply;
   box.textContent = "The hard player is thinking…";
+  if (live && live.send({ type: "hint", level: "hard", ply })) {
+    asked = ply;
+    $("analyse").disabled = true;
+    return;
+  }
+  const at = ply;
   $("analyse").disabled = true;
   try {
     const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${at}&level=hard`);
-    if (at !== ply) return;
-    box.replaceChildren(...renderAnalysis(info, view.players));
+    if (at === ply) box.replaceChildren(...renderAnalysis(info, view.players));
   } catch (exc) {
     box.textContent = `No analysis: ${exc.message}`;
   } finally {
     $("analyse").disabled = false;
+  }
+}
+
+function onMessage(message) {
+  if (message.type === "hint" && asked !== null) {
+    if (asked === ply) $("analysis").replaceChildren(...renderAnalysis(message.hint, view.players));
+    if (message.hint.final !== false) {
+      asked = null;
+      $("analyse").disabled = false;
+    }
+  } else if (message.type === "error" && asked !== null) {
+    asked = null;
+    $("analyse").disabled = false;
+    $("analysis").textContent = `No analysis: ${message.error}`;
   }
 }
 
@@ -81,6 +101,7 @@ async function start() {
   renderPlayers($("players"), view, {});
   renderResult($("result"), view);
   board = await loadBoard(view.game, $("board"), { onMove: () => {} });
+  live = liveGame(id, onMessage);
   const slider = $("slider");
   slider.max = String(view.ply);
   slider.addEventListener("input", () => show(Number(slider.value)));

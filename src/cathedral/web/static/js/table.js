@@ -158,12 +158,23 @@ export function renderAnalysis(info, players, { onPlay = null } = {}) {
     const bar = h("span", { class: "bar" }, h("span", { class: "fill", style: { width: `${pct}%`, background: seatColour(players[p]) } }));
     return h("div", { class: "expect" }, swatch(players[p]), h("span", { class: "who" }, players[p]), bar, h("span", { class: "pct" }, `${pct}%`));
   });
+  const thinking = info.final === false;
+  const detail = [info.depth ? `depth ${info.depth}` : null, info.nodes ? `${Number(info.nodes).toLocaleString("en")} positions` : null]
+    .filter(Boolean)
+    .join(" · ");
   return [
-    h("div", {}, "Best move: ", h("strong", { class: "best-move" }, info.move), info.proven ? " (proven)" : ""),
+    h(
+      "div",
+      {},
+      thinking ? "Thinking… so far: " : "Best move: ",
+      h("strong", { class: thinking ? "draft-move" : "best-move" }, info.move),
+      info.proven ? " (proven)" : "",
+    ),
+    detail ? h("div", { class: "muted" }, detail) : null,
     info.solved ? h("div", { class: "solved" }, info.solved) : null,
     bars.length ? h("div", { class: "muted" }, "Expected score") : null,
     ...bars,
     info.pv && info.pv.length > 1 ? h("div", { class: "muted" }, `Line: ${info.pv.join(" · ")}`) : null,
-    onPlay ? h("button", { class: "btn small", type: "button", onclick: onPlay }, "Play it") : null,
+    onPlay && !thinking ? h("button", { class: "btn small", type: "button", onclick: onPlay }, "Play it") : null,
   ];
 }
