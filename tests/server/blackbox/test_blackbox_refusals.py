@@ -190,6 +190,7 @@ def bad_shapes(ply: int, move: str) -> list[tuple[str, object]]:
         ("action as an object", {"ply": ply, "action": {"id": 1}}),
         ("no ply", {"move": move}),
         ("no move and no action", {"ply": ply}),
+        ("both a move and an action", {"ply": ply, "move": move, "action": 0}),
         ("nothing", {}),
     ]
 
