@@ -199,3 +199,19 @@ def test_ansi_and_rgb_array_show_the_position():
     placed = picture.render()
     assert empty.dtype == np.uint8 and empty.shape[2] == 3
     assert not np.array_equal(empty, placed)  # the Cathedral now stands on the board
+
+
+def test_env_wraps_with_pettingzoos_own_wrappers():
+    from pettingzoo.utils import wrappers
+
+    environment = env("classic")
+    assert isinstance(environment, wrappers.OrderEnforcingWrapper)
+    assert isinstance(environment.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(environment.env.env, wrappers.TerminateIllegalWrapper)
+    assert isinstance(environment.unwrapped, raw_env)
+    with pytest.raises(AttributeError, match="before reset"):
+        environment.agent_selection  # noqa: B018 - the access is the test
+    environment.reset(seed=0)
+    assert environment.agent_selection == environment.unwrapped.agent_selection == "light_0"
+    with pytest.raises(AssertionError, match="action space"):
+        environment.step(2765)

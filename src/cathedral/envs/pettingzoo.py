@@ -43,10 +43,45 @@ def env(game: str | Game = "classic", render_mode: str | None = None, **params: 
     action ends the game with -1 for the player who made it, actions outside the action space
     are refused, and calls out of order are reported."""
     environment: AECEnv = raw_env(game, render_mode=render_mode, **params)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    environment = wrappers.OrderEnforcingWrapper(environment)
-    return environment
+    environment = _TerminateIllegal(environment, illegal_reward=-1)
+    environment = _AssertOutOfBounds(environment)
+    return _OrderEnforcing(environment)
+
+
+# The loop state every AEC call reads (``last()`` alone reads five of these): PettingZoo's
+# wrappers find each through ``__getattr__`` at every level, about 36 lookups a step. These
+# subclasses of the same wrappers forward them as properties instead, which is several times
+# cheaper; everything else is PettingZoo's code.
+_LOOP_STATE = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
+
+
+def _forwarding(wrapper: type, *, before_reset_error: bool = False) -> type:
+    """Returns a subclass of a PettingZoo wrapper that forwards ``_LOOP_STATE`` by property
+    (refusing, like OrderEnforcingWrapper, to show them before ``reset``)."""
+
+    def forward(name: str) -> property:
+        def get(self):
+            if before_reset_error and not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self.env, name)
+
+        return property(get)
+
+    namespace = {name: forward(name) for name in _LOOP_STATE}
+    return type(wrapper.__name__, (wrapper,), namespace)
+
+
+_TerminateIllegal = _forwarding(wrappers.TerminateIllegalWrapper)
+_AssertOutOfBounds = _forwarding(wrappers.AssertOutOfBoundsWrapper)
+_OrderEnforcing = _forwarding(wrappers.OrderEnforcingWrapper, before_reset_error=True)
 
 
 class raw_env(AECEnv):
