@@ -471,9 +471,13 @@ def _ray_init(ray: Any, address: str, cpus: int) -> None:
     except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         # A refused token reads as a plain connection failure, so say what it needs.
+        refused = getattr(ray.exceptions, "AuthenticationError", ())  # Ray 2.52 and later
+        hint = ""
+        if "Failed to connect" in first or isinstance(exc, refused):
+            hint = (" (with token authentication, set RAY_AUTH_MODE=token and give this machine"
+                    " the cluster's token)")
         raise CathedralError(
-            f"--ray {address}: cannot join the Ray cluster: {first} (with token "
-            "authentication, set RAY_AUTH_MODE=token and give this machine the cluster's token)"
+            f"--ray {address}: cannot join the Ray cluster: {first}{hint}"
         ) from None
 
 
