@@ -426,3 +426,12 @@ def test_idle_games_leave_memory_and_come_back_from_the_log(db):
         assert len(client.app.state.hub.tables) <= 3
         for gid, view in views.items():
             assert view_of(client, gid)["state"] == view["state"]
+
+
+def test_a_long_search_at_one_table_does_not_hold_up_an_instant_player_at_another(db):
+    with serve(db) as client:  # one search worker, busy with the first table's search
+        slow = create(client, seats=("mcts:seconds=8", "human"))
+        quick = create(client, seats=("easy", "human"))
+        moved = wait_for(client, quick["id"], lambda v: v["ply"] >= 1)
+        assert moved["current_player"] == 1
+        assert view_of(client, slow["id"])["ply"] == 0  # still thinking

@@ -182,9 +182,17 @@ class Workers:
             self._listeners.pop(request, None)
 
     def close(self) -> None:
+        """Stops the workers now: a search in progress is abandoned (its game is picked up
+        again on the next start)."""
         for pool in (self._quick, self._search):
             if pool is not None:
+                processes = list((getattr(pool, "_processes", None) or {}).values())
                 pool.shutdown(wait=False, cancel_futures=True)
+                for process in processes:
+                    if process.is_alive():
+                        process.terminate()
+                for process in processes:
+                    process.join(timeout=2)
         self._quick = self._search = None
         if self._progress is not None:
             if self._reader is not None:
