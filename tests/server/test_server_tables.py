@@ -435,3 +435,18 @@ def test_a_long_search_at_one_table_does_not_hold_up_an_instant_player_at_anothe
         moved = wait_for(client, quick["id"], lambda v: v["ply"] >= 1)
         assert moved["current_player"] == 1
         assert view_of(client, slow["id"])["ply"] == 0  # still thinking
+
+
+def test_a_move_after_the_flag_fell_is_refused_even_before_the_timer_noticed(db):
+    fake = FakeTime()
+    with serve(db, now=fake, wall=fake, clock_timers=False) as client:
+        table = create(client, seats=("human", "human"), clock={"initial_s": 30})
+        gid = table["id"]
+        fake.t += 31
+        late = client.post(f"/api/games/{gid}/moves",
+                           headers=bearer(table["seats"][0]["token"]),
+                           json={"ply": 0, "move": "Cathedral e4 d5 e5 f5 e6 e7"})
+        assert late.status_code == 409 and "time" in late.json()["error"]
+        view = view_of(client, gid)
+        assert view["ply"] == 0 and view["returns"] == [-1.0, 1.0]
+        assert view["result"]["timeout"] is True

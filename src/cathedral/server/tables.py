@@ -501,6 +501,8 @@ class Hub:
             player = self._authorise(table, token)
             if table.finished:
                 raise ApiError(409, "the game is over: no more moves")
+            if table.clock is not None and await self._check_flag(table):
+                raise ApiError(409, "time ran out before this move arrived")
             if move.ply != table.ply:
                 raise ApiError(409, f"the game is at ply {table.ply}, not {move.ply}: "
                                "reload the game and move from there")
@@ -667,36 +669,40 @@ class Hub:
         player out of time loses; more: ``easy`` plays that seat from then on."""
         table = await self.table(game_id)
         async with table.lock:
-            clock = table.clock
-            if clock is None or table.finished:
-                return False
-            player = clock.flagged(self.now())
-            if player is None:
-                self._run_clock(table)
-                return False
-            clock.stop(self.now())
-            clock.remaining[player] = 0.0
-            names = table.game.player_names()
-            if table.game.num_players == 2:
-                winner = 1 - player
-                returns = [0.0, 0.0]
-                returns[player], returns[winner] = -1.0, 1.0
-                result = {"text": f"{names[player]} ran out of time; {names[winner]} wins",
-                          "scores": table.state.scores(), "returns": returns,
-                          "resigned": player, "timeout": True}
-                await self.db(self.storage.finish, table.id, result, self.wall())
-                table.result = result
-            else:
-                await self.db(self.storage.set_seat, table.id, player, kind="easy")
-                table.seats[player].kind = "easy"
-            table.updated = self.wall()
-            log.info(json.dumps({"event": "flag", "game": table.id, "player": player}))
-            message = json.dumps({"type": "clock", "event": "flag", "player": player,
-                                  "ply": table.ply})
-            self._changed(table, message)
+            return await self._check_flag(table)
+
+    async def _check_flag(self, table: Table) -> bool:
+        """``check_clock`` with the table's lock held."""
+        clock = table.clock
+        if clock is None or table.finished:
+            return False
+        player = clock.flagged(self.now())
+        if player is None:
             self._run_clock(table)
-            await self._settle(table)
-            return True
+            return False
+        clock.stop(self.now())
+        clock.remaining[player] = 0.0
+        names = table.game.player_names()
+        if table.game.num_players == 2:
+            winner = 1 - player
+            returns = [0.0, 0.0]
+            returns[player], returns[winner] = -1.0, 1.0
+            result = {"text": f"{names[player]} ran out of time; {names[winner]} wins",
+                      "scores": table.state.scores(), "returns": returns,
+                      "resigned": player, "timeout": True}
+            await self.db(self.storage.finish, table.id, result, self.wall())
+            table.result = result
+        else:
+            await self.db(self.storage.set_seat, table.id, player, kind="easy")
+            table.seats[player].kind = "easy"
+        table.updated = self.wall()
+        log.info(json.dumps({"event": "flag", "game": table.id, "player": player}))
+        message = json.dumps({"type": "clock", "event": "flag", "player": player,
+                              "ply": table.ply})
+        self._changed(table, message)
+        self._run_clock(table)
+        await self._settle(table)
+        return True
 
     # ----- other actions of a seat --------------------------------------------------------
 
