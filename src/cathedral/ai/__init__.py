@@ -116,6 +116,8 @@ def _check_value(spec: str, key: str, value: object, kind: str, optional: bool,
             value = float(value)
     if not ok:
         shown = str(value).lower() if isinstance(value, bool) else value
+        if isinstance(shown, str) and not shown.isprintable():
+            shown = repr(shown)  # keep the message on one line
         raise ParameterError(f"agent {spec!r}: bad value {key}={shown!s} "
                              f"(expected {_kind_words(kind, positive)}"
                              + (" or none)" if optional else ")"))
