@@ -8,8 +8,10 @@ Positions come from ``red_positions.setup`` (a known table, see its docstring).
 import itertools
 import json
 import random
+import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -395,3 +397,25 @@ def test_rules_text_cites_only_what_the_package_holds():
     assert "reconstructed.json" in text
     path = text.split("installed with this package at `")[1].split("`")[0]
     assert Path(path).is_file()
+
+
+def test_tile_up_error_in_the_terminal_names_the_real_number_of_spaces(tmp_path):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cathedral", "play", "red", "--players", "2", "--seats", "human,greedy",
+         "--seed", "1", "--record", str(tmp_path / "red.json"), "--color", "never"],
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect(r"Red> ")
+        child.sendline("claim T1.1")
+        child.expect(r"Red> ")
+        child.sendline("tile up 9")  # the basic workshop board has 6 spaces, not 8
+        # (the terminal wraps long lines at word boundaries)
+        child.expect(r"workshop\s+space\s+must\s+be\s+a\s+number\s+1\.\.6,\s+got\s+'9'")
+        child.expect(r"Red> ")
+        child.sendline("tile down 1")
+        child.expect(r"Red> |Blue")
+    finally:
+        child.terminate(force=True)
