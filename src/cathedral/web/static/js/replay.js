@@ -49,7 +49,9 @@ async function show(n) {
     h("span", { class: "spacer" }),
     h("span", { class: "muted" }, toMove ? `${toMove} to move` : picture.result || ""),
   );
-  $("analyse").disabled = picture.to_move < 0;
+  const open = view.status === "finished" || view.read_only;
+  $("analyse").disabled = picture.to_move < 0 || !open;
+  if (!open) $("analysis").textContent = "Analysis opens when the game is over.";
 }
 
 async function analyse() {

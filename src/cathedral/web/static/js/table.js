@@ -176,5 +176,5 @@ export function renderAnalysis(info, players, { onPlay = null } = {}) {
     ...bars,
     info.pv && info.pv.length > 1 ? h("div", { class: "muted" }, `Line: ${info.pv.join(" · ")}`) : null,
     onPlay && !thinking ? h("button", { class: "btn small", type: "button", onclick: onPlay }, "Play it") : null,
-  ];
+  ].filter(Boolean);
 }
