@@ -78,3 +78,27 @@ def test_a_public_table_in_the_lobby(pages, server):
     lobby.wait_for_url(f"**/g/{created['id']}#*")
     lobby.wait_for_selector("#board .board-frame")
     expect(lobby.locator("#players li").nth(1)).to_contain_text("you")
+
+
+def test_an_uploaded_record_opens_in_the_replay(pages, server, tmp_path):
+    import cathedral
+
+    state = cathedral.load("allmer").new_initial_state()
+    for move in ("f3-f7", "f13-f10", "f7-f8", "h13-h11", "f8-f9A"):
+        state.apply_action(state.string_to_action(move))
+    path = tmp_path / "game.json"
+    path.write_text(cathedral.Record.from_state(state).to_json())
+    lobby = pages.open("/lobby")
+    lobby.locator("#record-file").set_input_files(str(path))
+    lobby.locator("#upload").click()
+    lobby.wait_for_url("**/replay/**")
+    expect(lobby.locator("#ply")).to_have_text("move 5 / 5")
+    lobby.locator("#prev").click()
+    expect(lobby.locator("#ply")).to_have_text("move 4 / 5")
+    lobby.locator('#board[data-ply="4"]').wait_for()
+    assert lobby.locator(".stone.black").count() == 15
+    lobby.locator("#next").click()
+    lobby.locator('#board[data-ply="5"]').wait_for()
+    assert lobby.locator(".stone.black").count() < 15  # f8-f9A converted
+    lobby.locator("#analyse").click()
+    lobby.locator("#analysis .best-move").wait_for()  # White's chain: continue or stop
