@@ -34,13 +34,13 @@ function art(name) {
     cells([[7, 7], [8, 7], [8, 8], [7, 1], [8, 1], [9, 1], [8, 2]], "#5a3420");
   } else if (name === "allmer") {
     svg.append(s("rect", { width: 240, height: 130, fill: "#4a2e1d" }));
-    const o = [120 - 55, 65 - 55];
+    const o = [120 - 56, 65 - 56];
     for (const [fx, fy] of [[5, 0], [0, 5], [5, 5], [10, 5], [5, 10]]) {
       svg.append(s("rect", { x: o[0] + fx * 7.5 - 3, y: o[1] + fy * 7.5 - 3, width: 37, height: 37, rx: 3, fill: fx === 5 && fy === 5 ? "#c9a978" : "#e2cda1" }));
     }
     for (let x = 5; x < 10; x++) {
-      for (let y = 0; y < 3; y++) svg.append(s("circle", { cx: o[0] + x * 7.5 + 15, cy: o[1] + y * 7.5 + 15, r: 3, fill: "#2a2623" }));
-      for (let y = 12; y < 15; y++) svg.append(s("circle", { cx: o[0] + x * 7.5 + 15, cy: o[1] + y * 7.5 + 15, r: 3, fill: "#f7f3ea", stroke: "#8c826f" }));
+      for (let y = 0; y < 3; y++) svg.append(s("circle", { cx: o[0] + x * 7.5 + 0.7, cy: o[1] + y * 7.5 + 0.7, r: 3, fill: "#2a2623" }));
+      for (let y = 12; y < 15; y++) svg.append(s("circle", { cx: o[0] + x * 7.5 + 0.7, cy: o[1] + y * 7.5 + 0.7, r: 3, fill: "#f7f3ea", stroke: "#8c826f" }));
     }
   } else {
     svg.append(s("rect", { width: 240, height: 130, fill: "#7a2e1f" }));
