@@ -48,6 +48,20 @@ def observation_bounds(game: Game) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+def observation_space(game: Game):
+    """Returns the observation space of ``game`` (a ``gymnasium.spaces.Dict``): its tensor and
+    its int8 action mask, the layout PettingZoo's board games use."""
+    from gymnasium import spaces
+
+    low, high = observation_bounds(game)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, shape=game.observation_shape(), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.num_distinct_actions(),), dtype=np.int8),
+        }
+    )
+
+
 def chance_outcome(state: State, rng: random.Random) -> int:
     """Returns a chance outcome of ``state`` drawn by its probability from ``rng``."""
     outcomes = state.chance_outcomes()

@@ -82,17 +82,8 @@ class CathedralEnv(gymnasium.Env):
             self._opponent(p, seed=0)  # a bad name fails here, with the agent's own message
         self.render_mode = adapter.check_render_mode(render_mode)
         self.illegal_reward = float(illegal_reward)
-        n = self.game.num_distinct_actions()
-        low, high = adapter.observation_bounds(self.game)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low, high, shape=self.game.observation_shape(), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(n)
+        self.observation_space = adapter.observation_space(self.game)
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self._observe = adapter.observation_function(self.game)
         self._legal_mask = adapter.mask_function(self.game)
         self._chance = random.Random()

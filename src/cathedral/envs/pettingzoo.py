@@ -108,24 +108,11 @@ class raw_env(AECEnv):
         self.possible_agents = agent_names(self.game)
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         n = self.game.num_distinct_actions()
-        low, high = adapter.observation_bounds(self.game)
-        observation = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low, high, shape=self.game.observation_shape(), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
-        action = spaces.Discrete(n)
         # One space object per agent, the same on every call (PettingZoo's api_test checks).
         self.observation_spaces = {
-            a: observation if p == 0 else _copy_space(observation)
-            for p, a in enumerate(self.possible_agents)
+            a: adapter.observation_space(self.game) for a in self.possible_agents
         }
-        self.action_spaces = {
-            a: action if p == 0 else spaces.Discrete(n) for p, a in enumerate(self.possible_agents)
-        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._observe = adapter.observation_function(self.game)
         self._legal_mask = adapter.mask_function(self.game)
         self._num_actions = n
@@ -238,11 +225,3 @@ def agent_names(game: Game) -> list[str]:
     """Returns the agent names of ``game``: each seat's name and player number, ``light_0``
     (PettingZoo's ``<descriptor>_<number>`` convention in the game's own words)."""
     return [f"{name.lower()}_{p}" for p, name in enumerate(game.player_names())]
-
-
-def _copy_space(space: spaces.Dict) -> spaces.Dict:
-    return spaces.Dict({key: _clone_box(value) for key, value in space.spaces.items()})
-
-
-def _clone_box(box: spaces.Box) -> spaces.Box:
-    return spaces.Box(box.low, box.high, shape=box.shape, dtype=box.dtype)
