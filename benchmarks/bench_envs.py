@@ -236,7 +236,8 @@ def main() -> None:
     print(f"\nTarget: at least {TARGET:,} PettingZoo steps per second for every game.")
     try:
         from pettingzoo.classic import tictactoe_v3
-    except ImportError:  # PettingZoo's classic games need pygame-ce
+    except ImportError:
+        print("(pip install pygame-ce to see PettingZoo's own tictactoe_v3 for scale)")
         return
     reference = max(timed(aec_loop(tictactoe_v3.env()), args.seconds, clock)
                     for _ in range(args.repeat))
