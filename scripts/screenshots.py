@@ -100,6 +100,18 @@ def play_into(
     return created
 
 
+def allmer_line(client: Client) -> dict:
+    """A two-person table where White's next step converts and starts a chain (both seats'
+    moves sent here), so the picture shows landings that convert."""
+    created = client.call("POST", "/api/games", {"game": "allmer", "seats": ["human", "human"]})
+    tokens = [seat["token"] for seat in created["seats"]]
+    line = ("f3-f7", "f13-f10", "g3-g5", "f14-f11", "f7-f8", "f15-f12")
+    for ply, move in enumerate(line):
+        client.call("POST", f"/api/games/{created['id']}/moves", {"ply": ply, "move": move},
+                    tokens[ply % 2])
+    return created
+
+
 def ready(page, client: Client, game_id: str) -> None:
     """Waits until the page draws the current position and the human may move."""
     while True:
@@ -154,11 +166,14 @@ def point_allmer(page, client: Client, game_id: str) -> None:
 def shoot(browser, client: Client, out: Path, review: Path | None) -> None:
     tables = {
         "classic": ({}, 14, ["human", "easy"], "easy", point_classic),
-        "allmer": ({}, 40, ["human", "random"], "random", point_allmer),
+        "allmer": ({}, 0, [], "", point_allmer),
         "red": ({"players": 3}, 160, ["human", "easy", "easy"], "easy", None),
     }
     for game, (params, plies, seats, mover, point) in tables.items():
-        created = play_into(client, game, params, plies, seats, mover)
+        if game == "allmer":
+            created = allmer_line(client)
+        else:
+            created = play_into(client, game, params, plies, seats, mover)
         context = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
         page = context.new_page()
         page.goto(client.url + created["seats"][0]["url"])
