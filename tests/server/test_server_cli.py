@@ -18,6 +18,7 @@ import pytest
 from websockets.sync.client import connect
 
 from cathedral.server import cli
+from cathedral.server.logs import redact
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -123,5 +124,5 @@ def test_a_real_server_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path)
 
 def test_secrets_in_a_logged_address_are_redacted():
     line = '127.0.0.1:5 - "WebSocket /ws/games/abc?token=Sx-1_y&x=1" [accepted]'
-    assert cli.redact(line) == (
+    assert redact(line) == (
         '127.0.0.1:5 - "WebSocket /ws/games/abc?token=<redacted>&x=1" [accepted]')

@@ -31,6 +31,7 @@ import cathedral
 from cathedral.ai import LEVEL_NAMES, agent_names
 from cathedral.core.registry import game_class, games
 from cathedral.server import models
+from cathedral.server.logs import event
 from cathedral.server.security import RateLimiter, TokenBucket, bearer_token
 from cathedral.server.storage import Storage
 from cathedral.server.tables import ApiError, Hub, Subscriber, load_game
@@ -148,13 +149,11 @@ class Observe:
             await self.app(scope, receive, sending)
         finally:
             client = scope.get("client")
-            log.info(json.dumps({
-                "event": "request" if scope["type"] == "http" else "socket",
-                "method": scope.get("method", "WS"), "path": scope["path"][:200],
-                "status": status["code"],
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-                "client": client[0] if client else None,
-            }))
+            event("request" if scope["type"] == "http" else "socket",
+                  method=scope.get("method", "WS"), path=scope["path"][:200],
+                  status=status["code"],
+                  ms=round((time.perf_counter() - started) * 1000, 2),
+                  client=client[0] if client else None)
 
 
 def catalog() -> dict:

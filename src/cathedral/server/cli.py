@@ -8,10 +8,7 @@ with a clear error if the ``web`` extra is missing.
 from __future__ import annotations
 
 import argparse
-import json
-import logging
 import os
-import re
 import socket
 import sys
 
@@ -74,42 +71,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     serve.set_defaults(run=run)
 
 
-_SECRET = re.compile(r"((?:token|secret)=)[^&\s\"']+", re.IGNORECASE)
-
-
-def redact(text: str) -> str:
-    """Hides secrets a library may write down (uvicorn logs a socket's query string)."""
-    return _SECRET.sub(r"\1<redacted>", text)
-
-
-class _JsonLines(logging.Formatter):
-    """Messages already JSON pass through with a time stamp; others are wrapped. Any
-    ``token=`` value is redacted first."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = redact(record.getMessage())
-        try:
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ValueError
-        except ValueError:
-            data = {"event": "log", "message": text}
-        data = {"t": round(record.created, 3), "level": record.levelname.lower(), **data}
-        if record.exc_info:
-            data["exception"] = self.formatException(record.exc_info)
-        return json.dumps(data, ensure_ascii=False)
-
-
-def configure_logging(level: str = "info") -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_JsonLines())
-    for name in ("cathedral.server", "uvicorn.error"):
-        logger = logging.getLogger(name)
-        logger.handlers[:] = [handler]
-        logger.setLevel(level.upper())
-        logger.propagate = False
-
-
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -142,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print(f"error: --workers {args.workers}: expected at least 1", file=sys.stderr)
         return 2
+    from cathedral.server.logs import configure_logging
+
     configure_logging(args.log_level)
     settings = Settings(db=db, workers=args.workers, move_rate=move_rate,
                         create_rate=create_rate, warm_workers=True)
@@ -156,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         create_app(settings), log_config=None, access_log=False,  # tokens stay out of logs
         ws_max_size=64 * 1024, timeout_graceful_shutdown=10, lifespan="on",
+        # Compressing every view costs more CPU than it saves on loopback or a LAN.
+        ws_per_message_deflate=False,
         log_level=args.log_level,
     )
     server = uvicorn.Server(config)

@@ -35,6 +35,7 @@ from cathedral.core.errors import CathedralError, RecordError
 from cathedral.core.record import Record
 from cathedral.server import models
 from cathedral.server.clocks import GameClock
+from cathedral.server.logs import event
 from cathedral.server.security import find_token, hash_token, new_token
 from cathedral.server.storage import PlyTaken, Storage, StoredAction, StoredGame, StoredSeat
 from cathedral.server.workers import Workers
@@ -299,8 +300,8 @@ class Hub:
         self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self.max_tables = max_tables
         self._loading: dict[str, asyncio.Future] = {}
-        # SQLite has one writer at a time: one database thread avoids lock waits entirely.
-        self.db_pool = ThreadPoolExecutor(1 if storage.is_sqlite else 8,
+        # Reads (and, on other databases than SQLite, writes) run in these threads.
+        self.db_pool = ThreadPoolExecutor(2 if storage.is_sqlite else 8,
                                           thread_name_prefix="cathedral-db")
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
@@ -309,8 +310,18 @@ class Hub:
     # ----- plumbing -----------------------------------------------------------------------
 
     async def db(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+        """Runs a database read in the database threads."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, lambda: fn(*args, **kwargs))
+
+    async def write(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+        """Runs a database write (one short transaction). On SQLite it runs right here: a
+        commit without fsync (WAL, synchronous=NORMAL; checkpoints run in a thread) is
+        cheaper than handing it to a thread and back, and one writer never waits for the
+        file lock. Other databases are across a network: a thread waits for them."""
+        if self.storage.is_sqlite:
+            return fn(*args, **kwargs)
+        return await self.db(fn, *args, **kwargs)
 
     def spawn(self, coro) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -318,20 +329,30 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    async def _checkpoints(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.db(self.storage.checkpoint)
+            except Exception:  # a busy database now is a checkpoint a second later
+                log.exception("checkpoint failed")
+
     async def start(self) -> None:
         """Picks up every unfinished game: pending computer moves and chance nodes, clocks."""
+        if self.storage.is_sqlite:
+            self.spawn(self._checkpoints())
         ids = await self.db(self.storage.unfinished)
         for game_id in ids:
             try:
                 table = await self.table(game_id)
                 async with table.lock:
                     if table.finished:  # the last move was stored, its status was not
-                        await self.db(self.storage.mark_finished, game_id)
+                        await self.write(self.storage.mark_finished, game_id)
                     await self._settle(table)
             except Exception:  # one broken game must not keep the others down
                 log.exception("could not pick up game %s", game_id)
         if ids:
-            log.info(json.dumps({"event": "resumed", "games": len(ids)}))
+            event("resumed", games=len(ids))
 
     async def close(self) -> None:
         self.closing = True
@@ -469,11 +490,10 @@ class Hub:
             generation=0, result=None, clock=clock, read_only=False, public=public,
             rematch_of=rematch_of, rematch=None, created=wall, updated=wall, seats=seats,
         )
-        await self.db(self.storage.create_game, stored)
+        await self.write(self.storage.create_game, stored)
         table = self._rebuild(stored)
         self._keep(table)
-        log.info(json.dumps({"event": "created", "game": table.id, "name": game.name,
-                             "seats": table.kinds()}))
+        event("created", game=table.id, name=game.name, seats=table.kinds())
         async with table.lock:
             await self._settle(table)
         return table
@@ -558,7 +578,7 @@ class Hub:
             return
         status = "finished" if before.is_terminal() else "playing"
         try:
-            await self.db(self.storage.append, table.id, table.generation,
+            await self.write(self.storage.append, table.id, table.generation,
                           [entry for _, entry in steps], status=status)
         except PlyTaken:
             # Another server process wrote this ply first: ours is stale; reload from the log.
@@ -572,10 +592,9 @@ class Hub:
         for state, entry in steps:
             table.state = state
             table.entries.append(entry)
-            log.info(json.dumps({"event": "move", "game": table.id, "ply": entry.ply,
-                                 "player": entry.player, "move": entry.notation,
-                                 "by": "chance" if entry.player < 0
-                                 else table.seats[entry.player].kind}))
+            event("move", game=table.id, ply=entry.ply, player=entry.player,
+                  move=entry.notation,
+                  by="chance" if entry.player < 0 else table.seats[entry.player].kind)
             self._run_clock(table)
             self._changed(table)
 
@@ -690,13 +709,13 @@ class Hub:
             result = {"text": f"{names[player]} ran out of time; {names[winner]} wins",
                       "scores": table.state.scores(), "returns": returns,
                       "resigned": player, "timeout": True}
-            await self.db(self.storage.finish, table.id, result, self.wall())
+            await self.write(self.storage.finish, table.id, result, self.wall())
             table.result = result
         else:
-            await self.db(self.storage.set_seat, table.id, player, kind="easy")
+            await self.write(self.storage.set_seat, table.id, player, kind="easy")
             table.seats[player].kind = "easy"
         table.updated = self.wall()
-        log.info(json.dumps({"event": "flag", "game": table.id, "player": player}))
+        event("flag", game=table.id, player=player)
         message = json.dumps({"type": "clock", "event": "flag", "player": player,
                               "ply": table.ply})
         self._changed(table, message)
@@ -723,10 +742,10 @@ class Hub:
             names = table.game.player_names()
             result = {"text": f"{names[player]} resigned", "scores": scores,
                       "returns": returns, "resigned": player, "timeout": False}
-            await self.db(self.storage.finish, table.id, result, self.wall())
+            await self.write(self.storage.finish, table.id, result, self.wall())
             table.result = result
             table.updated = self.wall()
-            log.info(json.dumps({"event": "resign", "game": table.id, "player": player}))
+            event("resign", game=table.id, player=player)
             self._run_clock(table)
             self._changed(table)
             return table.view_text(self.now(), self.wall)
@@ -747,7 +766,7 @@ class Hub:
                                "chance outcome")
             kept = table.entries[:point]
             try:
-                await self.db(self.storage.take_back, table.id, table.generation, kept,
+                await self.write(self.storage.take_back, table.id, table.generation, kept,
                               self.wall())
             except PlyTaken:
                 self.tables.pop(table.id, None)
@@ -764,7 +783,7 @@ class Hub:
                 table.clock.remaining = list(back) if back else [table.clock.initial_s] * len(
                     table.seats)
                 table.clock.running = None
-            log.info(json.dumps({"event": "takeback", "game": table.id, "ply": point}))
+            event("takeback", game=table.id, ply=point)
             self._run_clock(table)
             self._changed(table)
             return table.view_text(self.now(), self.wall)
@@ -806,7 +825,7 @@ class Hub:
             if not seat.open or table.finished:
                 raise ApiError(409, f"seat {request.player} is not open")
             token = new_token()
-            taken = await self.db(self.storage.set_seat, table.id, seat.player,
+            taken = await self.write(self.storage.set_seat, table.id, seat.player,
                                   token_hash=hash_token(token), open=False, only_if_open=True)
             if not taken:
                 raise ApiError(409, f"seat {request.player} was taken meanwhile")
@@ -851,7 +870,7 @@ class Hub:
             rematch_of=None, rematch=None, created=wall, updated=wall, seats=seats,
             actions=actions,
         )
-        await self.db(self.storage.create_game, stored)
+        await self.write(self.storage.create_game, stored)
         self._keep(self._rebuild(stored))
         return {"id": stored.id, "watch_url": f"/g/{stored.id}",
                 "replay_url": f"/replay/{stored.id}"}

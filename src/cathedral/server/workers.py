@@ -196,7 +196,8 @@ class Workers:
         self._quick = self._search = None
         if self._progress is not None:
             if self._reader is not None:
-                self._progress.put(None)
+                self._progress.put(None)  # the reader's signal to stop, then it is joined
+                self._reader.join(timeout=5)
             self._progress.close()
             self._progress = None
         self._reader = None
