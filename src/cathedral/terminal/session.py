@@ -4,7 +4,10 @@ Ctrl-D, Ctrl-C, a computer player that fails, a closed terminal).
 
 Chance outcomes and computer players' random choices are drawn from generators seeded by the
 session's seed and the number of actions played so far, so a game resumed from its record
-with the same seed draws the same dice as the uninterrupted game would have.
+with the same seed draws the same dice as the uninterrupted game would have, and players
+without a time limit (random, greedy, searches limited by iterations or depth) choose the
+same moves; a search limited by time reaches as far as the machine lets it, so its moves may
+differ (and then the dice that follow need not match either).
 """
 
 from __future__ import annotations
@@ -152,6 +155,7 @@ class Session:
             if mover >= 0:
                 self.seen[mover] = index
         self.shown = len(self.lines)  # the log up to here is on the screen
+        self.last_board = ""
 
     # ----- output -------------------------------------------------------------------------
 
@@ -180,6 +184,7 @@ class Session:
     def show(self, since: int) -> None:
         """Draws the board, then everything that happened from history index ``since`` on."""
         text = self.board()
+        self.last_board = text
         self.say(("\x1b[2J\x1b[H" if self.color else "") + text)
         events = self.events(since)
         if events:
@@ -250,7 +255,10 @@ class Session:
         except AgentFailed as exc:
             self.ending = "crash"
             self.say(f"error: {exc}")
-        self.finish()
+        try:
+            self.finish()
+        except KeyboardInterrupt:  # Ctrl-C again while the record was being written
+            self.finish()
         return self.state
 
     def chance_action(self) -> int:
@@ -450,13 +458,17 @@ class Session:
 
     def finish(self) -> None:
         """Writes the record and says where (and how to go on, if the game is unfinished)."""
-        if self.state.is_terminal():
-            self.say(self.state.result_string())
+        result = self.state.result_string()
+        if self.state.is_terminal() and result not in self.last_board:
+            self.say(result)  # once: most games' boards already end with it
         path = self.record_path or default_record_path(self.game.name)
         try:
             text = self.record().to_json() + "\n"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            # Written aside and renamed, so a second interruption never leaves half a record.
+            partial = path.with_name(path.name + ".part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
         except OSError as exc:
             self.say(f"error: could not write the record to {path}: {exc.strerror}")
             return

@@ -44,16 +44,17 @@ def test_the_full_screen_fits_100_columns_without_cutting_a_word(players, seed, 
 
 @settings(max_examples=40, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10_000),
-       steps=st.integers(60, 400))
-def test_the_compact_screen_fits_80_by_24_with_room_for_the_prompt(players, seed, steps):
+       steps=st.integers(60, 400), color=st.booleans())
+def test_the_compact_screen_fits_80_by_24_with_room_for_the_prompt(players, seed, steps, color):
     state = random_state(players, seed, steps)
     if state.is_terminal():
         return
-    lines = state.render(width=80, height=24).splitlines()
+    lines = state.render(width=80, height=24, color=color).splitlines()
     assert all(len(ANSI.sub("", line)) <= 80 for line in lines)
     assert len(lines) <= 24 - RESERVED + 1  # the board, and a line saying what was left out
     name = state.game.player_names()[state.cur]
-    assert any(line.startswith(f" >{name}:") for line in lines)  # the mover, always
+    plain = [ANSI.sub("", line) for line in lines]
+    assert any(line.startswith(f" >{name}:") for line in plain)  # the mover, always
 
 
 def start_of_turn(players: int = 2):
