@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import cathedral
 from cathedral.games.allmer.geometry import parse_point, point_name
 from cathedral.games.allmer.state import AllmerState
@@ -80,3 +83,29 @@ def test_geometry_and_counts_for_four_players_and_json():
     offered = sorted(s["action"] for st in picture["moves"] for s in st["steps"])
     assert offered == state.legal_actions()
     assert json.loads(json.dumps(picture)) == picture
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 60), players=st.sampled_from([2, 4]))
+def test_every_landing_converts_what_playing_it_converts(seed, plies, players):
+    import random
+
+    state = cathedral.load("allmer", players=players).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    picture = state.picture()
+    offered = sorted(s["action"] for st_ in picture["moves"] for s in st_["steps"])
+    if picture["chain"]:
+        offered.append(picture["chain"]["stop"]["action"])
+    assert sorted(offered) == state.legal_actions()
+    mover = state.current_player()
+    for stone in picture["moves"]:
+        for step in stone["steps"]:
+            after = state.clone()
+            after.apply_action(step["action"])
+            assert after.board[step["to"]] == mover + 1
+            for p in step["converts"]:
+                assert state.board[p] not in (0, mover + 1) and after.board[p] == mover + 1

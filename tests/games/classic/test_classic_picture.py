@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import cathedral
 from cathedral.games.classic import square_name
 
@@ -96,3 +99,29 @@ def test_a_finished_game_has_no_moves_and_a_result():
     picture = state.picture()
     assert picture["moves"] == [] and picture["to_move"] == -4
     assert picture["result"] == state.result_string() != ""
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
+def test_every_picture_move_is_a_legal_action_with_its_notation(seed, plies):
+    import random
+
+    state = _play()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    picture = state.picture()
+    assert [m["action"] for m in picture["moves"]] == state.legal_actions()
+    occupied = {s for b in picture["buildings"] for s in b["squares"]}
+    occupied |= set(picture["cathedral"]["squares"])
+    for move in picture["moves"][:: max(1, len(picture["moves"]) // 20)]:
+        assert state.action_to_string(move["action"]) == move["notation"]
+        assert not occupied & set(move["squares"])
+        # what it claims is the mover's territory once it is played
+        after = state.clone()
+        after.apply_action(move["action"])
+        claimed = set(after.picture()["territory"][state.current_player()])
+        assert set(move.get("claims", [])) <= claimed
+    assert json.loads(json.dumps(picture)) == picture

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from red_positions import give, play
 
 from cathedral.games.red.components import MATERIALS
@@ -80,3 +82,35 @@ def test_four_players_have_four_holdings_and_json(red4):
     assert [h["name"] for h in picture["holdings"]] == ["Red", "Blue", "Yellow", "Green"]
     assert len(picture["influence"]) == 4 and picture["towers"]
     assert json.loads(json.dumps(picture)) == picture
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 120), players=st.sampled_from([2, 4]))
+def test_each_choice_yields_what_playing_it_changes(seed, plies, players):
+    import random
+
+    import cathedral
+
+    state = cathedral.load("red", players=players).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    picture = state.picture()
+    json.dumps(picture)
+    if picture["decision"] is None:
+        return
+    choices = picture["decision"]["choices"]
+    assert [c["action"] for c in choices] == state.legal_actions()
+    p = state.current_player()
+    for choice in choices:
+        after = state.clone()
+        after.apply_action(choice["action"])
+        assert after.rubles[p] - state.rubles[p] == choice["yields"].get("rubles", 0)
+        assert after.pos[p] - state.pos[p] == choice["yields"].get("recognition", 0)
+        for m, name in enumerate(("wood", "brick", "stone", "gold", "green", "purple")):
+            assert after.inv[p * 6 + m] - state.inv[p * 6 + m] == choice["yields"].get(name, 0)
