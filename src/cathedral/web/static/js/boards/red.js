@@ -100,7 +100,10 @@ export function createBoard(root, { onMove, side = null }) {
   const supply = h("div", { class: "row", style: { fontSize: "0.8rem", marginTop: "0.4rem" } });
   const holdings = h("div", { class: "holdings" });
   const decision = h("section", { class: "panel decision", "aria-label": "Your choices" });
-  if (side) side.append(decision);
+  // the choices sit in the page's side column on a wide screen, above the table on a phone
+  const inSide = Boolean(side) && !window.matchMedia("(max-width: 900px)").matches;
+  if (inSide) side.append(decision);
+  else root.append(decision);
   root.append(
     h(
       "div",
@@ -108,8 +111,7 @@ export function createBoard(root, { onMove, side = null }) {
       h("section", { class: "panel" }, h("h3", {}, "Market"), marketSvg, influenceList),
       h("section", { class: "panel" }, h("h3", { class: "plan-title" }, "Cathedral"), towers, supply),
     ),
-    side ? null : decision,
-    h("section", { class: "panel" }, h("h3", {}, "Players"), holdings),
+    h("section", { class: "panel" }, h("h3", {}, "Holdings"), holdings),
   );
 
   function choices(kind) {
