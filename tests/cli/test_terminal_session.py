@@ -143,6 +143,7 @@ def test_a_bad_hint_spec_is_one_line_and_the_game_goes_on(tmp_path):
 
 def test_hint_says_its_value_scale(tmp_path):
     _, out = session("hint easy\nquit\n", tmp_path)
+    out = out.replace("\n    ", " ")  # the line is wrapped to the terminal
     assert re.search(r"value for Light [+-]\d\.\d\d .*-1 a sure loss, 0 even, \+1 a sure win",
                      out)
 
