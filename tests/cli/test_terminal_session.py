@@ -250,3 +250,34 @@ def test_tab_completes_buildings_squares_and_commands():
     assert offered == {w for m in castles for w in m.split()[1:]} - {"j10"}
     assert "a1" not in offered and "Castle" not in offered
     assert next_words("moves ", ["Tavern a1"]) == {"Tavern", "a1"}
+
+
+class FirstLegal:
+    """An input stream that types the first legal move ``count`` times, then ``quit``."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.session: Session | None = None
+
+    def readline(self) -> str:
+        if self.count == 0:
+            return "quit\n"
+        self.count -= 1
+        state = self.session.state
+        return state.action_to_string(state.legal_actions()[0]) + "\n"
+
+
+def test_a_turn_of_several_decisions_is_shown_whole(tmp_path):
+    game = cathedral.load("red", players=2)
+    inp = FirstLegal(3)
+    out = io.StringIO()
+    s = Session(game, ["human", "greedy"], seed=4, color=False, record_path=tmp_path / "r.json",
+                out=out, inp=inp)
+    inp.session = s
+    s.run()
+    mine = [i for i, m in enumerate(s.movers) if m == 0]
+    assert len(mine) == 3
+    last_look = out.getvalue().rsplit("The Red Cathedral", 1)[1]
+    first_of_turn = s.lines[s.seen[0]]
+    assert s.movers[s.seen[0]] == 0
+    assert f"Red (human) played {first_of_turn}" in last_look.replace("\n    ", " ")

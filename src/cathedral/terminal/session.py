@@ -151,9 +151,12 @@ class Session:
             self._apply(action)
         # A player sees what happened since their own last action (a resumed game: since then).
         self.seen = {p: 0 for p in range(game.num_players)}
+        previous = None
         for index, mover in enumerate(self.movers):
             if mover >= 0:
-                self.seen[mover] = index
+                if mover != previous:
+                    self.seen[mover] = index  # the start of their last run of decisions
+                previous = mover
         self.shown = len(self.lines)  # the log up to here is on the screen
         self.last_board = ""
 
@@ -348,9 +351,20 @@ class Session:
                 except CathedralError as exc:
                     self.say(self.wrap(f"error: {exc}"))
                     continue
-                self.seen[player] = len(self.lines)
+                self.seen[player] = self._run_start(player)
                 self._apply(action)
                 return
+
+    def _run_start(self, player: int) -> int:
+        """Returns where ``player``'s run of decisions that ends now began (a turn of several
+        decisions is one move: the next look starts at its first decision)."""
+        start = len(self.lines)
+        for index in range(len(self.movers) - 1, -1, -1):
+            if self.movers[index] == player:
+                start = index
+            elif self.movers[index] >= 0:
+                break
+        return start
 
     def _move_texts(self) -> list[str]:
         """Returns the legal moves' notation (kept until the next action, for Tab)."""

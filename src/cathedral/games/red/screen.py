@@ -39,27 +39,26 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def last_place(state: RedState) -> tuple[str, int] | None:
     """Returns where the last decision (not a chance outcome) happened: ``("slot", s)``,
-    ``("space", market space)`` or ``("workshop", player)``; None at the start, after ``done``
-    or when the place has since changed hands."""
+    ``("space", market space)`` or ``("workshop", player)``; None at the start.
+
+    Decisions that leave no mark once the turn has moved on (``done``, a tile placed or
+    activated, what was taken at the market) give way to the turn's basic action before them:
+    the card claimed or built, or the space the die was moved to.
+    """
     from cathedral.games.red import state as S
 
-    history = state._history
-    for action in reversed(history):
+    for action in reversed(state._history):
         block, offset = A.block_of(action)
-        if block == "chance":
-            continue
-        if block in ("claim",):
+        if block == "claim":
             return "slot", offset
         if block in ("deliver", "ornament"):
             return "slot", offset // 6
         if block == "die":
             return "space", state.dice_space[offset // 8]
-        if block in ("take", "influence", "reroll"):
-            return ("space", state.mspace) if state.phase == S.MARKET else None
-        if block in ("tile", "activate"):
-            # The mover's workshop, while their turn lasts (a new turn starts elsewhere).
-            return ("workshop", state.cur) if state.phase != S.START else None
-        return None
+        if block in ("take", "influence", "reroll") and state.phase == S.MARKET:
+            return "space", state.mspace
+        if block in ("tile", "activate") and state.phase != S.START:
+            return "workshop", state.cur  # the mover's workshop while their turn lasts
     return None
 
 
