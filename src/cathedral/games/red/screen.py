@@ -147,8 +147,7 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
     sections: dict[str, tuple[int, list[str]]] = {}
     status = f"round {state.turns // n + 1}, {who(me)} to move" + (
         " (dice rolling)" if cur < 0 else f" ({S.PHASE_NAMES[phase]})")
-    head = [paint("The Red Cathedral - ", "bold") + status
-            + ("; * marks the last decision" if place else "")]
+    head = [paint("The Red Cathedral - ", "bold") + status]
     if state.trigger >= 0:
         head.append(f"  END TRIGGERED by {who(state.trigger)}: "
                     f"{plural(state.last_left, 'last turn')} after this one")
@@ -191,8 +190,17 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
                           f"rubles {state.rubles[p]}, completed {state.completed[p]}/"
                           f"{c.banners}; {_amounts(state.inv[p * 6 : p * 6 + 6])}")
     sections["rivals"] = (3, rivals)
-    fitted = {name: (priority, fit(mark_last(state, lines, color=color, spaces=False), width))
-              for name, (priority, lines) in sections.items()}
+    starred = place is not None and place[0] == "space" and "market" in sections
+    fitted = {}
+    for name, (priority, lines) in sections.items():
+        marked = mark_last(state, lines, color=color, spaces=False)
+        starred = starred or marked != lines
+        fitted[name] = (priority, fit(marked, width))
+    if starred:  # say what the star means where there is one
+        priority, lines = fitted["header"]
+        fitted["header"] = (priority, fit([sections["header"][1][0]
+                                           + "; * marks the last decision",
+                                           *sections["header"][1][1:]], width))
     if height is not None:
         budget = max(8, height - RESERVED)
         left_out = []
