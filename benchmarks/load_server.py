@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +55,7 @@ class Stats:
     """What the simulated people saw, over one run."""
 
     round_trips: list[float] = field(default_factory=list)  # seconds
+    creates: list[float] = field(default_factory=list)  # seconds per POST /api/games
     moves: int = 0
     games_finished: int = 0
     refused: list[str] = field(default_factory=list)
@@ -67,19 +69,30 @@ class Run:
     seconds: float
     think: tuple[float, float]
     stats: Stats = field(default_factory=Stats)
+    seated: int = 0
+    deadline: float = float("inf")
+    go: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 async def person(
     socket: ClientConnection, token: str, player: int, sent: dict[int, str],
-    run: Run, rng: random.Random, deadline: float,
+    run: Run, rng: random.Random,
 ) -> bool:
     """One simulated person at one table: waits for its turn, thinks, moves on its socket,
     and times each move until its own socket shows the view with it. True if the game
     ended."""
     stats = run.stats
+    deadline = run.deadline
     pending: tuple[int, float] | None = None
     while True:
-        message = json.loads(await asyncio.wait_for(socket.recv(), 120))
+        # Past the deadline a person waiting for the other's move stops when none comes.
+        patience = 120.0 if pending is not None else max(0.0, deadline - time.monotonic()) + 5
+        try:
+            message = json.loads(await asyncio.wait_for(socket.recv(), patience))
+        except TimeoutError:
+            if pending is None and time.monotonic() > deadline:
+                return False
+            raise
         if message.get("type") == "error":
             stats.refused.append(str(message))
             return False
@@ -108,32 +121,68 @@ async def person(
             {"type": "move", "token": token, "ply": ply, "action": action}))
 
 
+async def with_retry(send: Callable[[], Awaitable[httpx.Response]]) -> httpx.Response:
+    """Sends again once if a pooled keep-alive connection was closed by the server just as
+    it was reused (a race of HTTP/1.1 keep-alive, not a refusal)."""
+    try:
+        return await send()
+    except httpx.TransportError:
+        return await send()
+
+
+async def create(http: httpx.AsyncClient, run: Run) -> tuple[str, list[str]] | None:
+    started = time.perf_counter()
+    answer = await with_retry(lambda: http.post(
+        "/api/games", json={"game": "classic", "params": {}, "seats": ["human", "human"]}))
+    run.stats.creates.append(time.perf_counter() - started)
+    if answer.status_code != 201:
+        run.stats.failures.append(f"create: {answer.status_code} {answer.text[:200]}")
+        return None
+    body = answer.json()
+    return body["id"], [seat["token"] for seat in body["seats"]]
+
+
+def ready(run: Run) -> None:
+    """One more table is seated; the clock starts when the last one is."""
+    run.seated += 1
+    if run.seated == run.games:
+        run.deadline = time.monotonic() + run.seconds
+        run.go.set()
+
+
 async def table(
-    http: httpx.AsyncClient, ws_url: str, run: Run, seed: int, deadline: float,
+    http: httpx.AsyncClient, ws_url: str, run: Run, seed: int,
     checks: list[tuple[str, dict[int, str]]],
 ) -> None:
-    """One table: game after game until the deadline."""
+    """One table: game after game until the deadline. Its first game is created and both
+    sockets opened before the clock starts, so the figures are for play, not for 200 tables
+    arriving at once (creation has its own columns)."""
     rng = random.Random(seed)
-    await asyncio.sleep(rng.uniform(0, min(2.0, run.seconds / 10)))  # stagger the start
-    while time.monotonic() < deadline:
-        answer = await http.post(
-            "/api/games", json={"game": "classic", "params": {}, "seats": ["human", "human"]})
-        if answer.status_code != 201:
-            run.stats.failures.append(f"create: {answer.status_code} {answer.text[:200]}")
+    first = True
+    while first or time.monotonic() < run.deadline:
+        created = await create(http, run)
+        if created is None:
+            if first:
+                ready(run)
             return
-        body = answer.json()
-        game_id = body["id"]
-        tokens = [seat["token"] for seat in body["seats"]]
+        game_id, tokens = created
         sent: dict[int, str] = {}
         checks.append((game_id, sent))
         url = f"{ws_url}/ws/games/{game_id}"
         try:
             async with connect(url, max_queue=None) as light, connect(url, max_queue=None) as dark:
+                if first:
+                    first = False
+                    ready(run)
+                    await run.go.wait()
                 ended = await asyncio.gather(
-                    person(light, tokens[0], 0, sent, run, rng, deadline),
-                    person(dark, tokens[1], 1, sent, run, rng, deadline),
+                    person(light, tokens[0], 0, sent, run, rng),
+                    person(dark, tokens[1], 1, sent, run, rng),
                 )
         except Exception as exc:  # counted, and the table goes on
+            if first:
+                first = False
+                ready(run)
             run.stats.failures.append(f"{game_id}: {exc!r}")
             continue
         run.stats.games_finished += all(ended)
@@ -146,7 +195,7 @@ async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str]
 
     async def one(game_id: str, sent: dict[int, str]) -> None:
         async with limit:
-            answer = await http.get(f"/api/games/{game_id}/record")
+            answer = await with_retry(lambda: http.get(f"/api/games/{game_id}/record"))
         actions = json.loads(answer.text)["actions"]
         expected = [sent[ply] for ply in sorted(sent)]
         # A move sent at the very end may be applied after the client stopped listening; it
@@ -160,10 +209,9 @@ async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str]
 async def drive(server: Server, run: Run) -> None:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=server.url, timeout=60.0, limits=limits) as http:
-        deadline = time.monotonic() + run.seconds
         checks: list[tuple[str, dict[int, str]]] = []
         await asyncio.gather(*(
-            table(http, server.ws_url, run, seed, deadline, checks) for seed in range(run.games)
+            table(http, server.ws_url, run, seed, checks) for seed in range(run.games)
         ))
         await asyncio.sleep(0.5)  # moves in flight at the deadline land
         await verify(http, checks, run.stats)
@@ -216,6 +264,8 @@ def measure(server: Server, run: Run, profile: Path | None, label: str) -> dict:
         "p50_ms": percentile(ms, 0.50),
         "p99_ms": percentile(ms, 0.99),
         "max_ms": max(ms) if ms else float("nan"),
+        "create_p50_ms": percentile([t * 1000 for t in stats.creates], 0.5),
+        "create_p99_ms": percentile([t * 1000 for t in stats.creates], 0.99),
         "games_finished": stats.games_finished,
         "refused": len(stats.refused),
         "lost_or_doubled": len(stats.mismatched),
@@ -232,6 +282,7 @@ COLUMNS = [
     ("label", "run", "{}"), ("games", "tables", "{}"), ("think", "think", "{}"),
     ("moves", "moves", "{:,}"), ("moves_per_s", "moves/s", "{:,.1f}"),
     ("p50_ms", "p50 ms", "{:.1f}"), ("p99_ms", "p99 ms", "{:.1f}"), ("max_ms", "max ms", "{:.0f}"),
+    ("create_p50_ms", "create p50 ms", "{:.0f}"), ("create_p99_ms", "create p99 ms", "{:.0f}"),
     ("games_finished", "games ended", "{:,}"), ("refused", "refused", "{}"),
     ("lost_or_doubled", "lost/doubled games", "{}"), ("client_cpu", "client CPU", "{:.0%}"),
     ("server_cpu", "server CPU", "{:.0%}"), ("server_cpu_ms_per_move", "server CPU ms/move",
