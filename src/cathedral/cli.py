@@ -218,9 +218,10 @@ def _print_match(game: Game, seats: list[str], totals: list[float]) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    tty = sys.stdout.isatty()
     return replay_record(args.file, to=args.to, every=args.all,
-                         interactive=args.interactive and sys.stdin.isatty(),
-                         color=sys.stdout.isatty())
+                         interactive=args.interactive and sys.stdin.isatty(), color=tty,
+                         size=tuple(shutil.get_terminal_size()) if tty else None)
 
 
 def _rules(args: argparse.Namespace) -> int:

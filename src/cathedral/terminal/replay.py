@@ -4,9 +4,11 @@ final position of a finished game."""
 
 from __future__ import annotations
 
+import inspect
 import sys
 from typing import TextIO
 
+from cathedral.core.contract import State
 from cathedral.terminal.records import read_record
 
 PROMPT = "[Enter] next, b back, N go to position N, q quit> "
@@ -30,8 +32,20 @@ def next_index(index: int, answer: str | None, last: int) -> int | None:
     return min(last, index + 1)
 
 
+def render(state: State, *, color: bool, size: tuple[int, int] | None) -> str:
+    """Returns the board, fitted to a terminal of ``size`` (columns, rows) where the game's
+    render takes one."""
+    kwargs: dict = {"color": color}
+    if size is not None:
+        accepted = inspect.signature(state.render).parameters
+        kwargs.update({key: value for key, value in zip(("width", "height"), size)
+                       if key in accepted})
+    return state.render(**kwargs)
+
+
 def replay(path: str, *, to: int | None = None, every: bool = False, interactive: bool = True,
-           color: bool = False, out: TextIO | None = None, inp: TextIO | None = None) -> int:
+           color: bool = False, out: TextIO | None = None, inp: TextIO | None = None,
+           size: tuple[int, int] | None = None) -> int:
     """Prints a record's positions; returns the exit status.
 
     Raises:
@@ -50,7 +64,7 @@ def replay(path: str, *, to: int | None = None, every: bool = False, interactive
     while True:
         if index > 0:
             print(f"{index}. {record.actions[index - 1]}", file=out)
-        board = states[index].render(color=color)
+        board = render(states[index], color=color, size=size)
         print(board, file=out)
         if index == last and record.result:
             text = record.result.get("text", "")
