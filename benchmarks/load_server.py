@@ -326,7 +326,8 @@ def main() -> None:
         postgres = Postgres(durable=True).start() if kind == "postgresql" else None
         try:
             url = postgres.new_database() if postgres else sqlite_url(work / "games.db")
-            with Server(url, work, extra=args.serve_arg) as server:
+            # No computer seats here: one AI worker process is enough.
+            with Server(url, work, extra=["--workers", "1", *args.serve_arg]) as server:
                 paced = Run(args.games, args.seconds, tuple(args.think))
                 rows.append(measure(server, paced, args.profile, f"{kind} paced"))
                 flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0))
