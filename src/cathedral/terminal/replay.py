@@ -27,7 +27,7 @@ def next_index(index: int, answer: str | None, last: int) -> int | None:
         return None
     if text in ("b", "back"):
         return max(0, index - 1)
-    if text.isdigit():
+    if text.isdecimal():
         return min(last, int(text))
     return min(last, index + 1)
 
