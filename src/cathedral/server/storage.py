@@ -28,7 +28,6 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
-    bindparam,
     create_engine,
     event,
     false,
@@ -104,17 +103,6 @@ class ActionRow(Base):
 
 
 Index("ix_games_public_status", GameRow.public, GameRow.status)
-
-
-# The move path's two statements, built once (building them per move costs more than the
-# database's own work).
-_INSERT_ACTION = insert(ActionRow.__table__)
-_UPDATE_PLY = (
-    update(GameRow.__table__)
-    .where(GameRow.__table__.c.id == bindparam("gid"))
-    .values(ply=bindparam("new_ply"), status=bindparam("new_status"),
-            updated=bindparam("at"))
-)
 
 
 class PlyTaken(Exception):
@@ -280,41 +268,42 @@ class Storage:
     def append(self, game_id: str, generation: int, entries: list[StoredAction], *,
                status: str) -> None:
         """Appends actions (a move and the chance outcomes it led to) in one transaction;
-        raises ``PlyTaken``, storing none of them, if one of those plies is stored already."""
-        if self.is_sqlite:
-            self._append_sqlite(game_id, generation, entries, status)
-            return
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(_INSERT_ACTION, [
-                    self._action_values(game_id, generation, entry) for entry in entries])
-                conn.execute(_UPDATE_PLY, {"gid": game_id, "new_ply": entries[-1].ply + 1,
-                                           "new_status": status, "at": entries[-1].at})
-        except IntegrityError:
-            raise PlyTaken(f"ply {entries[0].ply} of game {game_id} is already played") from None
+        raises ``PlyTaken``, storing none of them, if one of those plies is stored already.
 
-    def _append_sqlite(self, game_id: str, generation: int, entries: list[StoredAction],
-                       status: str) -> None:
-        # The move path on SQLite: the same two statements through one DBAPI connection of
-        # the engine's pool, kept for the writer (SQLAlchemy's statement machinery costs ten
-        # times the database's own work here).
-        if self._writer is None:
-            self._writer = self.engine.raw_connection()
-        cursor = self._writer.cursor()
+        The move path: two plain statements through a DBAPI connection of the engine's pool
+        (SQLAlchemy's statement machinery would cost several times the database's own
+        work). On SQLite one connection is kept for the writer; elsewhere each call checks
+        one out of the pool, so writers in several threads run side by side."""
+        if self.is_sqlite:
+            if self._writer is None:
+                self._writer = self.engine.raw_connection()
+            self._append_raw(self._writer, "?", game_id, generation, entries, status)
+            return
+        connection = self.engine.raw_connection()
+        try:
+            self._append_raw(connection, "%s", game_id, generation, entries, status)
+        finally:
+            connection.close()  # back to the pool
+
+    def _append_raw(self, connection, mark: str, game_id: str, generation: int,
+                    entries: list[StoredAction], status: str) -> None:
+        marks = ", ".join([mark] * 8)
+        cursor = connection.cursor()
         try:
             cursor.executemany(
                 "INSERT INTO actions (game_id, generation, ply, action, player, notation, "
-                "clock, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                f"clock, at) VALUES ({marks})",
                 [(game_id, generation, a.ply, a.action, a.player, a.notation,
                   _dumps(a.clock), a.at) for a in entries])
-            cursor.execute("UPDATE games SET ply = ?, status = ?, updated = ? WHERE id = ?",
+            cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, updated = {mark} "
+                           f"WHERE id = {mark}",
                            (entries[-1].ply + 1, status, entries[-1].at, game_id))
-            self._writer.commit()
+            connection.commit()
         except self._integrity_errors:
-            self._writer.rollback()
+            connection.rollback()
             raise PlyTaken(f"ply {entries[0].ply} of game {game_id} is already played") from None
         except BaseException:
-            self._writer.rollback()
+            connection.rollback()
             raise
         finally:
             cursor.close()
