@@ -22,6 +22,7 @@ from webapi import (
     state_of,
 )
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 
 async def receive(socket: ClientConnection) -> dict:
@@ -189,6 +190,35 @@ def test_a_move_over_the_socket_is_applied_and_a_refusal_goes_to_that_socket_alo
             assert answer.status_code == 200, answer.text
             assert (await next_view(player))["ply"] == 3
             assert (await next_view(spectator))["ply"] == 3
+
+    asyncio.run(scenario())
+
+
+def test_an_oversized_socket_message_is_refused_and_changes_nothing(server, api: Api) -> None:
+    """Over 64 kB: an error 400 to that socket, or the socket closed as too big (1009);
+    either way the game is unchanged and the other sockets go on."""
+    table = api.new_table("classic", {}, ["human", "human"])
+
+    async def scenario() -> None:
+        async with connect(ws_url(server, table.id), max_size=None) as player, \
+                connect(ws_url(server, table.id)) as spectator:
+            view = await next_view(player)
+            assert (await next_view(spectator))["ply"] == 0
+            state = state_of(view)
+            move = state.action_to_string(state.legal_actions()[0])
+            before = api.snapshot(table.id)
+            await player.send(json.dumps({"type": "move", "token": table.token(0), "ply": 0,
+                                          "move": move + " " * 70_000}))
+            try:
+                answer = await receive(player)
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 1009, closed
+            else:
+                assert answer.get("type") == "error" and answer.get("status") == 400, answer
+            assert api.snapshot(table.id) == before
+            answer = api.seat(table.token(0)).move(table.id, 0, move=move)
+            assert answer.status_code == 200, answer.text
+            assert (await next_view(spectator))["ply"] == 1
 
     asyncio.run(scenario())
 
