@@ -211,6 +211,9 @@ def create_app(settings: Settings) -> FastAPI:
             await hub.close()
             workers.close()
             storage.close()
+            # uvicorn ends the process with the signal it caught: no exit hooks run after.
+            for handler in log.handlers:
+                handler.flush()
 
     app = FastAPI(title="cathedral", version=cathedral.__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")

@@ -11,6 +11,8 @@ import json
 import logging
 import re
 import sys
+import threading
+import time
 
 log = logging.getLogger("cathedral.server")
 
@@ -36,8 +38,52 @@ class JsonLines(logging.Formatter):
         return json.dumps(data, ensure_ascii=False)
 
 
+class BufferedLines(logging.Handler):
+    """Writes lines in batches: at most ``delay`` seconds late, or every ``size`` lines (a
+    write and a flush per line cost the server a tenth of its time under load). Errors and
+    the end of the process flush at once."""
+
+    def __init__(self, stream, size: int = 200, delay: float = 0.2) -> None:
+        super().__init__()
+        self.stream = stream
+        self.size = size
+        self.lines: list[str] = []
+        self._timer = threading.Thread(target=self._tick, args=(delay,), daemon=True,
+                                       name="cathedral-log")
+        self._timer.start()
+
+    def _tick(self, delay: float) -> None:
+        while True:
+            time.sleep(delay)
+            self.flush()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            line = self.format(record)
+        except Exception:
+            self.handleError(record)
+            return
+        with self.lock:
+            self.lines.append(line)
+            full = len(self.lines) >= self.size
+        if full or record.levelno >= logging.WARNING:
+            self.flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            if not self.lines:
+                return
+            text = "\n".join(self.lines) + "\n"
+            self.lines = []
+            try:
+                self.stream.write(text)
+                self.stream.flush()
+            except (OSError, ValueError):  # a closed stream at the very end
+                pass
+
+
 def configure_logging(level: str = "info") -> None:
-    handler = logging.StreamHandler(sys.stderr)
+    handler = BufferedLines(sys.stderr)
     handler.setFormatter(JsonLines())
     for name in ("cathedral.server", "uvicorn.error"):
         logger = logging.getLogger(name)

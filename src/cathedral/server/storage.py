@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -235,29 +237,66 @@ class Storage:
 
     # ----- writing ------------------------------------------------------------------------
 
+    @contextmanager
+    def _raw(self) -> Iterator[tuple[Any, str]]:
+        """One transaction on a DBAPI connection of the engine's pool, with the driver's
+        placeholder: the hot writes (a move, a new game) skip SQLAlchemy's statement
+        machinery, which costs several times the database's own work there. On SQLite one
+        connection is kept for the writer; elsewhere each call checks one out, so writers
+        in several threads run side by side. A duplicate key raises ``PlyTaken``."""
+        if self.is_sqlite:
+            if self._writer is None:
+                self._writer = self.engine.raw_connection()
+            connection, mark, owned = self._writer, "?", False
+        else:
+            connection, mark, owned = self.engine.raw_connection(), "%s", True
+        try:
+            yield connection, mark
+            connection.commit()
+        except self._integrity_errors as exc:
+            connection.rollback()
+            raise PlyTaken(str(exc).splitlines()[0] if str(exc) else "duplicate") from None
+        except BaseException:
+            connection.rollback()
+            raise
+        finally:
+            if owned:
+                connection.close()  # back to the pool
+
+    @staticmethod
+    def _marks(mark: str, n: int) -> str:
+        return ", ".join([mark] * n)
+
     def create_game(self, game: StoredGame) -> None:
         """Stores a new game with its seats and actions (an uploaded record has some)."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(GameRow).values(
-                id=game.id, game=game.game, params=_dumps(game.params),
-                rules_version=game.rules_version, seed=game.seed, status=game.status,
-                ply=len(game.actions), generation=game.generation, result=_dumps(game.result),
-                clock=_dumps(game.clock), read_only=game.read_only, public=game.public,
-                rematch_of=game.rematch_of, rematch=None, created=game.created,
-                updated=game.updated,
-            ))
-            conn.execute(insert(SeatRow), [
-                {"game_id": game.id, "player": s.player, "kind": s.kind,
-                 "token_hash": s.token_hash, "open": s.open}
-                for s in game.seats
-            ])
+        with self._raw() as (connection, mark):
+            cursor = connection.cursor()
+            cursor.execute(
+                "INSERT INTO games (id, game, params, rules_version, seed, status, ply, "
+                "generation, result, clock, read_only, public, rematch_of, rematch, created, "
+                f"updated) VALUES ({self._marks(mark, 16)})",
+                (game.id, game.game, _dumps(game.params), game.rules_version, game.seed,
+                 game.status, len(game.actions), game.generation, _dumps(game.result),
+                 _dumps(game.clock), game.read_only, game.public, game.rematch_of, None,
+                 game.created, game.updated))
+            cursor.executemany(
+                "INSERT INTO seats (game_id, player, kind, token_hash, open) "
+                f"VALUES ({self._marks(mark, 5)})",
+                [(game.id, s.player, s.kind, s.token_hash, s.open) for s in game.seats])
             if game.actions:
-                conn.execute(insert(ActionRow), [
-                    self._action_values(game.id, game.generation, a) for a in game.actions
-                ])
+                self._insert_actions(cursor, mark, game.id, game.generation, game.actions)
             if game.rematch_of is not None:
-                conn.execute(update(GameRow).where(GameRow.id == game.rematch_of)
-                             .values(rematch=game.id))
+                cursor.execute(f"UPDATE games SET rematch = {mark} WHERE id = {mark}",
+                               (game.id, game.rematch_of))
+            cursor.close()
+
+    def _insert_actions(self, cursor, mark: str, game_id: str, generation: int,
+                        entries: list[StoredAction]) -> None:
+        cursor.executemany(
+            "INSERT INTO actions (game_id, generation, ply, action, player, notation, clock, "
+            f"at) VALUES ({self._marks(mark, 8)})",
+            [(game_id, generation, a.ply, a.action, a.player, a.notation, _dumps(a.clock),
+              a.at) for a in entries])
 
     @staticmethod
     def _action_values(game_id: str, generation: int, a: StoredAction) -> dict:
@@ -268,45 +307,18 @@ class Storage:
     def append(self, game_id: str, generation: int, entries: list[StoredAction], *,
                status: str) -> None:
         """Appends actions (a move and the chance outcomes it led to) in one transaction;
-        raises ``PlyTaken``, storing none of them, if one of those plies is stored already.
-
-        The move path: two plain statements through a DBAPI connection of the engine's pool
-        (SQLAlchemy's statement machinery would cost several times the database's own
-        work). On SQLite one connection is kept for the writer; elsewhere each call checks
-        one out of the pool, so writers in several threads run side by side."""
-        if self.is_sqlite:
-            if self._writer is None:
-                self._writer = self.engine.raw_connection()
-            self._append_raw(self._writer, "?", game_id, generation, entries, status)
-            return
-        connection = self.engine.raw_connection()
+        raises ``PlyTaken``, storing none of them, if one of those plies is stored already
+        (the move path: see ``_raw``)."""
         try:
-            self._append_raw(connection, "%s", game_id, generation, entries, status)
-        finally:
-            connection.close()  # back to the pool
-
-    def _append_raw(self, connection, mark: str, game_id: str, generation: int,
-                    entries: list[StoredAction], status: str) -> None:
-        marks = ", ".join([mark] * 8)
-        cursor = connection.cursor()
-        try:
-            cursor.executemany(
-                "INSERT INTO actions (game_id, generation, ply, action, player, notation, "
-                f"clock, at) VALUES ({marks})",
-                [(game_id, generation, a.ply, a.action, a.player, a.notation,
-                  _dumps(a.clock), a.at) for a in entries])
-            cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, updated = {mark} "
-                           f"WHERE id = {mark}",
-                           (entries[-1].ply + 1, status, entries[-1].at, game_id))
-            connection.commit()
-        except self._integrity_errors:
-            connection.rollback()
+            with self._raw() as (connection, mark):
+                cursor = connection.cursor()
+                self._insert_actions(cursor, mark, game_id, generation, entries)
+                cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, "
+                               f"updated = {mark} WHERE id = {mark}",
+                               (entries[-1].ply + 1, status, entries[-1].at, game_id))
+                cursor.close()
+        except PlyTaken:
             raise PlyTaken(f"ply {entries[0].ply} of game {game_id} is already played") from None
-        except BaseException:
-            connection.rollback()
-            raise
-        finally:
-            cursor.close()
 
     def finish(self, game_id: str, result: dict, at: float) -> None:
         """Ends a game outside the rules (a resignation, a clock)."""

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import cathedral
@@ -60,7 +60,7 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: parameters come from clients
 def _game(name: str, params_json: str) -> Game:
     return cathedral.load(name, **json.loads(params_json))
 
@@ -444,7 +444,7 @@ class Hub:
     async def create(self, request: models.CreateGame) -> dict:
         check_http_params(request.game, request.params)
         try:
-            game = cathedral.load(request.game, **request.params)
+            game = load_game(request.game, request.params)  # cached: some games load slowly
         except CathedralError as exc:
             raise ApiError(422, str(exc)) from None
         names = game.player_names()
@@ -453,7 +453,6 @@ class Hub:
                            f"parameters has {len(names)} players ({', '.join(names)})")
         for kind in request.seats:
             check_seat_kind(kind, game)
-        game = load_game(game.name, game.params)
         tokens: dict[int, str] = {}
         seats = []
         first_human = next((i for i, k in enumerate(request.seats) if k == HUMAN), None)
