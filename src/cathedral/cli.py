@@ -141,6 +141,11 @@ def _play(args: argparse.Namespace) -> int:
         for key, value in vars(args).items()
         if key.startswith("param_") and value is not None
     }
+    if args.record is not None and args.record.expanduser().is_dir():
+        raise CathedralError(f"--record {str(args.record)!r} is a directory; expected a file "
+                             "name such as game.json")
+    if args.record is not None:
+        args.record = args.record.expanduser()
     resumed = None
     if args.resume is not None:
         resumed = resume_game(args.resume)

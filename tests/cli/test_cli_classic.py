@@ -171,6 +171,7 @@ def test_rules_are_printed():
         (("arena", "classic", "random", "greedy", "--games", "3"),
          "--games 3: expected a positive multiple of 2"),
         (("play", "--resume", "/nonexistent/r.json"), "cannot read"),
+        (("play", "classic", "--record", "/"), "--record '/' is a directory"),
     ],
 )
 def test_bad_input_gives_a_clear_error_and_exit_code_2(args, message):

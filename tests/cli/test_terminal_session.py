@@ -281,3 +281,18 @@ def test_a_turn_of_several_decisions_is_shown_whole(tmp_path):
     first_of_turn = s.lines[s.seen[0]]
     assert s.movers[s.seen[0]] == 0
     assert f"Red (human) played {first_of_turn}" in last_look.replace("\n    ", " ")
+
+
+def test_a_record_that_cannot_be_written_where_asked_goes_to_the_records_folder(tmp_path,
+                                                                               monkeypatch):
+    monkeypatch.setenv("CATHEDRAL_RECORDS", str(tmp_path / "kept"))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    out = io.StringIO()
+    s = Session(cathedral.load("classic"), ["human", "random"], seed=3, color=False,
+                record_path=blocker / "r.json", out=out,
+                inp=io.StringIO("Cathedral b1 b2 a3 b3 c3 b4\nquit\n"))
+    s.run()
+    assert f"error: could not write the record to {blocker / 'r.json'}" in out.getvalue()
+    assert s.written is not None and s.written.parent == tmp_path / "kept"
+    assert len(Record.from_json(s.written.read_text()).actions) == 2

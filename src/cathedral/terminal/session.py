@@ -475,17 +475,23 @@ class Session:
         result = self.state.result_string()
         if self.state.is_terminal() and result not in self.last_board:
             self.say(result)  # once: most games' boards already end with it
-        path = self.record_path or default_record_path(self.game.name)
-        try:
-            text = self.record().to_json() + "\n"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Written aside and renamed, so a second interruption never leaves half a record.
-            partial = path.with_name(path.name + ".part")
-            partial.write_text(text, encoding="utf-8")
-            partial.replace(path)
-        except OSError as exc:
-            self.say(f"error: could not write the record to {path}: {exc.strerror}")
-            return
+        text = self.record().to_json() + "\n"
+        fallback = default_record_path(self.game.name)
+        path = self.record_path or fallback
+        while True:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                # Written aside and renamed, so a second interruption never leaves half a record.
+                partial = path.with_name(path.name + ".part")
+                partial.write_text(text, encoding="utf-8")
+                partial.replace(path)
+                break
+            except OSError as exc:
+                self.say(f"error: could not write the record to {path}: {exc.strerror}")
+                if path == fallback:
+                    return
+                path = fallback  # the game is not lost for a bad --record
+                self.say(f"Writing it under {fallback.parent} instead.")
         self.written = path
         self.say(f"Record written to {path}")
         if not self.state.is_terminal() and self.resigned is None:
