@@ -55,8 +55,10 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
         wait_moves(page, 2)
         expect(page.locator("#moves li").nth(1)).to_contain_text("Tavern a1")
     light.wait_for_selector(".banner.mine")
-    # a spectator has no seat: no take-back, no resign
+    # a spectator has no seat: no take-back, no resign; two people get no hint or take-back
     assert watcher.locator("#resign").is_hidden()
+    assert light.locator("#hint").is_hidden() and light.locator("#takeback").is_hidden()
+    assert light.locator("#resign").is_visible()
 
     # clicking a move shows that position; "Back to the game" returns to the live one
     watcher.locator('#moves button[data-ply="1"]').click()

@@ -68,8 +68,10 @@ function drawSide() {
   renderResult($("result"), view);
   const playing = view.status === "playing" && !view.read_only;
   $("notation-form").classList.toggle("hidden", !secret || !playing);
-  $("hint").classList.toggle("hidden", !secret || !playing);
-  $("takeback").classList.toggle("hidden", !secret || !playing);
+  // hints and take-backs are for a person playing only computers (the server's rule)
+  const alone = view.seats.filter((kind) => kind === "human").length === 1;
+  $("hint").classList.toggle("hidden", !secret || !playing || !alone);
+  $("takeback").classList.toggle("hidden", !secret || !playing || !alone);
   $("takeback").disabled = !view.takeback || sending;
   $("resign").classList.toggle("hidden", !secret || !playing || me === null);
   $("rematch").classList.toggle("hidden", !secret || view.status !== "finished" || view.read_only);
