@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -184,3 +185,36 @@ def test_version_and_games_and_help_value_names():
     assert "Cathedral (Simon Allmer): stones slide" in games
     help_text = run("play", "allmer", "--help").stdout
     assert "--withdraw {true,false}" in help_text and "PARAM_" not in help_text
+
+
+def test_the_prompt_has_history_across_games_and_tab_completion(tmp_path):
+    env_records = tmp_path / "data" / "records"
+
+    def game() -> pexpect.spawn:
+        return pexpect.spawn(sys.executable, ["-m", "cathedral", "play", "classic", "--color",
+                                              "never", "--seed", "1"],
+                             encoding="utf-8", timeout=60, dimensions=(30, 100),
+                             env={**os.environ, "CATHEDRAL_RECORDS": str(env_records)})
+
+    child = game()
+    child.expect("Light> ")
+    child.sendline("moves cathedral e5")
+    child.expect(r"\(\d+ moves?\)")
+    child.expect("Light> ")
+    child.send("Cathe\t")  # Tab completes the building's name
+    child.expect("Cathedral")
+    child.sendline("")
+    child.expect("Light> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "moves cathedral e5" in (tmp_path / "data" / "history").read_text()
+    child = game()
+    child.expect("Light> ")
+    child.send("\x1b[A")  # the up arrow brings back the last game's lines, newest first
+    child.expect("quit")
+    child.send("\x1b[A\x1b[A")
+    child.expect("moves cathedral e5")
+    child.sendline("")
+    child.expect(r"\(\d+ moves?\)")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -1,5 +1,6 @@
 """Reading a line at the prompt: with readline's line editing, history and Tab completion
-when the input is a terminal and the platform has readline, else plain ``readline()``.
+when the input is a terminal and the platform has readline, else plain ``readline()``. The
+lines typed are kept in a history file (beside the records folder) for the next game.
 
 The completer is a plain function of the words the game offers now (commands, building names,
 squares, the words of every legal move), so tests check it without a terminal.
@@ -7,8 +8,10 @@ squares, the words of every legal move), so tests check it without a terminal.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TextIO
 
 try:  # not on every platform (Windows without pyreadline); plain input then
@@ -56,10 +59,12 @@ class LineReader:
     offers word by word (see ``next_words``).
     """
 
-    def __init__(self, inp: TextIO, out: TextIO, moves: Callable[[], Iterable[str]]) -> None:
+    def __init__(self, inp: TextIO, out: TextIO, moves: Callable[[], Iterable[str]],
+                 history: Path | None = None) -> None:
         self.inp = inp
         self.out = out
         self.moves = moves
+        self.history = history
         # input() reads sys.stdin and writes sys.stdout: only those streams get line editing.
         self.editing = (
             _readline is not None
@@ -74,6 +79,9 @@ class LineReader:
                 _readline.parse_and_bind("bind ^I rl_complete")  # macOS
             else:
                 _readline.parse_and_bind("tab: complete")
+            if history is not None and history.exists():
+                with contextlib.suppress(OSError):
+                    _readline.read_history_file(history)
 
     def complete(self, text: str, index: int, before: str | None = None) -> str | None:
         """readline's completer: the ``index``-th completion of ``text``, the word being
@@ -85,6 +93,14 @@ class LineReader:
                 before = line[:start]
             self._matches = completions(text, next_words(before, self.moves()))
         return self._matches[index] if index < len(self._matches) else None
+
+    def save_history(self) -> None:
+        """Keeps the lines typed (moves and commands) for the next game's up arrow."""
+        if self.editing and self.history is not None:
+            with contextlib.suppress(OSError):
+                self.history.parent.mkdir(parents=True, exist_ok=True)
+                _readline.set_history_length(1000)
+                _readline.write_history_file(self.history)
 
     def read(self, prompt: str) -> str | None:
         """Returns the next line without its newline, or None at the end of input (Ctrl-D).

@@ -29,7 +29,7 @@ from cathedral.core.errors import CathedralError
 from cathedral.core.record import Record
 from cathedral.terminal.lineedit import LineReader
 from cathedral.terminal.listing import columns, matches, page
-from cathedral.terminal.records import default_record_path
+from cathedral.terminal.records import default_record_path, records_dir
 from cathedral.testing import random_action
 
 HUMAN = "human"
@@ -141,7 +141,8 @@ class Session:
         self.resigned: int | None = None
         self.ending = "finished"  # or quit, interrupted, hangup, crash, resigned
         self.written: Path | None = None
-        self.reader = LineReader(self.inp, self.out, self._move_texts)
+        self.reader = LineReader(self.inp, self.out, self._move_texts,
+                                 history=records_dir().parent / "history")
         self._words: list[str] | None = None
         # What each action did, for people, and who took it: the log players read.
         self.lines: list[str] = []
@@ -472,6 +473,7 @@ class Session:
 
     def finish(self) -> None:
         """Writes the record and says where (and how to go on, if the game is unfinished)."""
+        self.reader.save_history()
         result = self.state.result_string()
         if self.state.is_terminal() and result not in self.last_board:
             self.say(result)  # once: most games' boards already end with it
