@@ -16,7 +16,8 @@ Usage::
         [--think 0.5 2.0] [--flat-out-games 20] [--flat-out-seconds 20] [--profile DIR]
 
 Client and server share the machine: the client's own CPU use is printed too. ``--profile``
-records the server with py-spy (if installed) into DIR as a flame graph per run.
+records the server with py-spy (if installed) into DIR, raw stacks per run; ``--keep``
+keeps the server's log.
 """
 
 from __future__ import annotations
@@ -313,7 +314,9 @@ def main() -> None:
     parser.add_argument("--flat-out-seconds", type=float, default=20.0)
     parser.add_argument("--serve-arg", action="append", default=[],
                         help="an extra `cathedral serve` argument (repeatable)")
-    parser.add_argument("--profile", type=Path, help="py-spy flame graphs of the server here")
+    parser.add_argument("--profile", type=Path, help="py-spy raw stacks of the server here")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the server's folder (its log, the SQLite file) afterwards")
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -335,7 +338,10 @@ def main() -> None:
         finally:
             if postgres:
                 postgres.stop()
-            shutil.rmtree(work, ignore_errors=True)
+            if args.keep:
+                print(f"# {kind}: server log and data kept in {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
     print_table(rows)
 
 
