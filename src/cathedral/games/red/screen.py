@@ -166,7 +166,7 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
             sections["influence"] = (1, [f"INFLUENCE {GROUPS[c.influence_group[card]]} "
                                          f"{c.influence_ids[card]}: {acts}"])
     if phase in (S.START, S.BUILD):
-        sections["cathedral"] = (2 if phase == S.START else 0,
+        sections["cathedral"] = (2 if phase == S.START else 1,
                                  _cards(state, me, phase == S.START and cur >= 0, who))
     pos = state.pos[me]
     mine = [
@@ -283,8 +283,11 @@ def _cards(state: RedState, me: int, claims: bool, who) -> list[str]:
             mine = state.owner[s] == me and not state.built[s]
             if s in claimable or mine:
                 level = LEVELS[c.card_level[card]]
+                # While building, what is still needed says more than the whole cost.
+                cost = ("" if state.phase == S.BUILD and mine
+                        else f"cost {_amounts(c.card_cost[card])}, ")
                 text = (f"  {A.slot_name(s)}{'*' if s in claimable else ' '} {level:<10} "
-                        f"cost {_amounts(c.card_cost[card])}, {c.card_recognition[card]} rec")
+                        f"{cost}{c.card_recognition[card]} rec")
                 if c.card_rubles[card]:
                     text += f" +{c.card_rubles[card]} rub"
                 if mine:
