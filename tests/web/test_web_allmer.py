@@ -43,7 +43,7 @@ def test_allmer_four_players_against_the_computer(pages, server):
     page.locator("#replay").click()
     page.wait_for_url(f"**/replay/{gid}")
     expect(page.locator("#ply")).to_have_text("move 0 / 0")
-    assert page.locator(".stone").count() == 60
+    expect(page.locator(".stone")).to_have_count(60)  # waits for the replay to draw
 
     # a rematch: same game, seats rotated, the same secret keeps our seat (now Blue's)
     page.go_back()
