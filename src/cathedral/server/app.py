@@ -71,6 +71,7 @@ class Settings:
         now, wall: the clocks (monotonic and wall time), injectable for tests.
         clock_timers: whether flags fall by themselves (tests call ``check_clock``).
         max_tables: live games kept in memory; idle ones beyond are rebuilt on demand.
+        redis: the site's Redis URL when several processes share one database (``site``).
     """
 
     db: str
@@ -83,6 +84,7 @@ class Settings:
     wall: Callable[[], float] = time.time
     clock_timers: bool = True
     max_tables: int = 5000
+    redis: str | None = None
 
 
 def error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -201,6 +203,11 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(storage, workers, now=settings.now, wall=settings.wall,
                   clock_timers=settings.clock_timers, max_tables=settings.max_tables)
         app.state.hub = hub
+        if settings.redis:
+            from cathedral.server.site import SiteBus
+
+            hub.bus = SiteBus(settings.redis, hub)
+            await hub.bus.start()
         await hub.start()
         # What start-up made lives as long as the server: out of the collector's way, so
         # its full passes stay short under load.
@@ -209,6 +216,8 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await hub.close()
+            if hub.bus is not None:
+                await hub.bus.close()
             workers.close()
             storage.close()
             # uvicorn ends the process with the signal it caught: no exit hooks run after.

@@ -53,6 +53,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="database URL, e.g. sqlite:///games.sqlite3 or "
                        "postgresql+psycopg://user:pass@host/db (default: $CATHEDRAL_DB, else "
                        "a SQLite file in the user's data directory)")
+    serve.add_argument("--redis", metavar="URL",
+                       help="Redis URL (redis://host:6379/0) shared by several server processes "
+                       "on one PostgreSQL database: changes are published there and computer "
+                       "moves claimed as jobs (default: $CATHEDRAL_REDIS, else one process "
+                       "alone)")
     serve.add_argument("--workers", type=int, metavar="N",
                        help="processes for computer players' searches (default: the number "
                        "of CPUs)")
@@ -103,11 +108,19 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print(f"error: --workers {args.workers}: expected at least 1", file=sys.stderr)
         return 2
+    redis_url = args.redis or env.get("CATHEDRAL_REDIS") or None
+    if redis_url:
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            print("error: --redis needs the 'site' extra (redis is missing): "
+                  "pip install 'cathedral[site]'", file=sys.stderr)
+            return 2
     from cathedral.server.logs import configure_logging
 
     configure_logging(args.log_level)
     settings = Settings(db=db, workers=args.workers, move_rate=move_rate,
-                        create_rate=create_rate, warm_workers=True)
+                        create_rate=create_rate, warm_workers=True, redis=redis_url)
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:

@@ -314,11 +314,46 @@ class Storage:
                 cursor = connection.cursor()
                 self._insert_actions(cursor, mark, game_id, generation, entries)
                 cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, "
-                               f"updated = {mark} WHERE id = {mark}",
-                               (entries[-1].ply + 1, status, entries[-1].at, game_id))
+                               f"updated = {mark} WHERE id = {mark} AND generation = {mark}",
+                               (entries[-1].ply + 1, status, entries[-1].at, game_id,
+                                generation))
+                moved_on = cursor.rowcount == 0  # a take-back elsewhere: a newer generation
                 cursor.close()
+                if moved_on:
+                    raise PlyTaken("generation")
         except PlyTaken:
             raise PlyTaken(f"ply {entries[0].ply} of game {game_id} is already played") from None
+
+    def claim(self, key: int) -> Any | None:
+        """Claims a job (a computer move) for this process: a PostgreSQL session advisory
+        lock on its own connection, held until ``release``. Returns the connection, or None
+        if another process holds it. A process that dies loses its connection, and with it
+        the claim: the job falls to the next process that asks."""
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", (key,))
+            held = bool(cursor.fetchone()[0])
+            cursor.close()
+            connection.commit()
+        except BaseException:
+            connection.invalidate()
+            raise
+        if not held:
+            connection.close()
+            return None
+        return connection
+
+    def release(self, connection: Any, key: int) -> None:
+        """Gives a claimed job back (done or abandoned)."""
+        try:
+            cursor = connection.cursor()
+            cursor.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            cursor.close()
+            connection.commit()
+            connection.close()
+        except Exception:  # the lock must never stay on a pooled connection: drop it
+            connection.invalidate()
 
     def finish(self, game_id: str, result: dict, at: float) -> None:
         """Ends a game outside the rules (a resignation, a clock)."""

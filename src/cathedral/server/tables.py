@@ -48,6 +48,7 @@ MAX_SECONDS = 60.0
 MAX_ITERATIONS = 5_000_000
 MAX_DEPTH = 30
 QUEUE_LIMIT = 2_000  # views waiting for one slow socket before it is dropped
+CLAIM_RETRY_S = 0.5  # how often a process asks again for a computer move another one holds
 
 
 class ApiError(Exception):
@@ -306,6 +307,7 @@ class Hub:
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
         self.lobby_version = 0  # counts the changes the lobby shows: new, joined, ended
+        self.bus = None  # the site's Redis channel (``site.SiteBus``) when many processes serve
 
     # ----- plumbing -----------------------------------------------------------------------
 
@@ -387,6 +389,8 @@ class Hub:
                 table = None if stored is None else self._rebuild(stored)
                 if table is not None:
                     self._keep(table)
+                    if self.bus is not None:  # a move due that a dead process had claimed
+                        self.spawn(self._take_up(table))
                 pending.set_result(table)
             except Exception as exc:
                 pending.set_exception(exc)
@@ -398,6 +402,10 @@ class Hub:
         if table is None:
             raise ApiError(404, f"no game {game_id!r}: check the game's address")
         return table
+
+    async def _take_up(self, table: Table) -> None:
+        async with table.lock:
+            await self._settle(table)
 
     def _keep(self, table: Table) -> None:
         """Caches a live table, forgetting idle ones (nobody watching, nothing pending)
@@ -438,6 +446,51 @@ class Hub:
         )
         self._run_clock(table)
         return table
+
+    async def refresh(self, game_id: str, resend: bool = False) -> None:
+        """Reloads a cached game from the database after another process changed it, pushes
+        the new views to this process's sockets (the current one at least, with ``resend``)
+        and takes up a computer's turn if one is due."""
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        async with table.lock:
+            if not await self._reload(table) and resend:
+                self._changed(table, publish=False)
+            await self._settle(table)
+
+    async def _reload(self, table: Table) -> bool:
+        """Replaces a table's game with the database's, in place (its sockets and lock stay),
+        and pushes its views to this process's sockets: one per new ply when the game only
+        grew, as if the moves had been made here. Returns whether anything changed. Called
+        with the table's lock held."""
+        stored = await self.db(self.storage.load, table.id)
+        if stored is None:
+            return False
+        fresh = self._rebuild(stored)
+        if fresh.timer is not None:
+            fresh.timer.cancel()
+        before = (table.generation, table.ply, table.result, table.rematch,
+                  [(s.kind, s.token_hash, s.open) for s in table.seats])
+        after = (fresh.generation, fresh.ply, fresh.result, fresh.rematch,
+                 [(s.kind, s.token_hash, s.open) for s in fresh.seats])
+        if before == after:
+            return False
+        known = [e.action for e in table.entries]
+        grew = (fresh.generation == table.generation and fresh.ply > table.ply
+                and [e.action for e in fresh.entries[:table.ply]] == known)
+        if grew:
+            for entry in fresh.entries[table.ply:-1]:  # the plies between: one view each
+                table.state = table.state.clone()
+                table.state.apply_action(entry.action)
+                table.entries.append(entry)
+                self._changed(table, publish=False)
+        for name in ("state", "seats", "generation", "entries", "result", "clock",
+                     "read_only", "public", "rematch_of", "rematch", "updated"):
+            setattr(table, name, getattr(fresh, name))
+        self._run_clock(table)
+        self._changed(table, publish=False)
+        return True
 
     # ----- creating -----------------------------------------------------------------------
 
@@ -522,6 +575,8 @@ class Hub:
                 raise ApiError(409, "the game is over: no more moves")
             if table.clock is not None and await self._check_flag(table):
                 raise ApiError(409, "time ran out before this move arrived")
+            if move.ply != table.ply and self.bus is not None:
+                await self._reload(table)  # another process may have moved: check its ply
             if move.ply != table.ply:
                 raise ApiError(409, f"the game is at ply {table.ply}, not {move.ply}: "
                                "reload the game and move from there")
@@ -581,7 +636,10 @@ class Hub:
                           [entry for _, entry in steps], status=status)
         except PlyTaken:
             # Another server process wrote this ply first: ours is stale; reload from the log.
-            self.tables.pop(table.id, None)
+            if self.bus is not None:
+                await self._reload(table)  # in place: this process's sockets follow
+            else:
+                self.tables.pop(table.id, None)
             raise ApiError(409, "the game moved on meanwhile: reload it") from None
         if table.clock is not None:
             if player >= 0:
@@ -597,8 +655,10 @@ class Hub:
             self._run_clock(table)
             self._changed(table)
 
-    def _changed(self, table: Table, extra: str | None = None) -> None:
+    def _changed(self, table: Table, extra: str | None = None, publish: bool = True) -> None:
         table.version += 1
+        if self.bus is not None and publish:
+            self.bus.publish(table.id)
         if table.finished or table.ply == 0 or any(seat.open for seat in table.seats):
             self.lobby_version += 1
         text = table.view_text(self.now(), self.wall)
@@ -631,33 +691,64 @@ class Hub:
                 kind = table.seats[player].kind
                 state_json = table.state.to_json()
             seed = _derived(table.seed, "ai", generation, ply)
+            claim = None
+            if self.bus is not None and not self.storage.is_sqlite:
+                # Many processes: the move is a job; the one holding its claim makes it.
+                key = _derived(table.id, "job", generation, ply) - 2 ** 63
+                claim = await self.db(self.storage.claim, key)
+                if claim is None:  # another process is thinking; if it dies, its claim ends
+                    await asyncio.sleep(CLAIM_RETRY_S)
+                    async with table.lock:
+                        await self._reload(table)
+                    continue
+                async with table.lock:
+                    if await self._reload(table):  # made meanwhile, before our claim
+                        await self.db(self.storage.release, claim, key)
+                        continue
+                event("claimed", game=table.id, ply=ply)
             try:
                 action = await self.workers.choose(table.game.name, table.game.params,
                                                    state_json, kind, seed)
             except asyncio.CancelledError:
+                if claim is not None:
+                    await self.db(self.storage.release, claim, key)
                 raise
             except Exception:
                 log.exception("computer player %r failed in game %s", kind, table.id)
                 action = None
-            async with table.lock:
-                if (table.ply, table.generation) != (ply, generation) or table.finished:
-                    continue  # a take-back or a clock changed the game: think again
-                next_state = table.state.clone()
-                try:
-                    if action is None:
-                        raise CathedralError("no answer")
-                    next_state.apply_action(action)
-                except CathedralError:
-                    # A broken agent never stalls a table: a random legal move instead.
-                    action = random.Random(seed).choice(table.state.legal_actions())
-                    next_state = table.state.clone()
-                    next_state.apply_action(action)
-                try:
-                    await self._commit(table, next_state, action, player)
-                except ApiError:
+            try:
+                if not await self._play_computer(table, ply, generation, player, seed, action):
                     return
-                # The loop goes on while a computer is to move (red: many decisions a turn).
-                await self._draw_chance(table)
+            finally:
+                if claim is not None:
+                    await self.db(self.storage.release, claim, key)
+            if table.finished or not table.computer_to_move():
+                return
+
+    async def _play_computer(self, table: Table, ply: int, generation: int, player: int,
+                             seed: int, action: int | None) -> bool:
+        """Plays the computer's answer unless the game moved on meanwhile; returns False if
+        another writer took the ply (the computer stops here)."""
+        async with table.lock:
+            if (table.ply, table.generation) != (ply, generation) or table.finished:
+                return True  # a take-back or a clock changed the game: think again
+            next_state = table.state.clone()
+            try:
+                if action is None:
+                    raise CathedralError("no answer")
+                next_state.apply_action(action)
+            except CathedralError:
+                # A broken agent never stalls a table: a random legal move instead.
+                action = random.Random(seed).choice(table.state.legal_actions())
+                next_state = table.state.clone()
+                next_state.apply_action(action)
+            try:
+                await self._commit(table, next_state, action, player)
+            except ApiError:
+                return False
+            # The caller goes on while a computer is to move (red: many decisions a turn).
+            await self._draw_chance(table)
+            return True
 
     # ----- clocks -------------------------------------------------------------------------
 
