@@ -48,6 +48,9 @@ sys.path.insert(0, str(ROOT / "tests" / "server" / "blackbox"))
 
 from services import Postgres, Server, sqlite_url  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tests" / "server" / "site"))
+from redis_service import RedisServer  # noqa: E402
+
 GAME = cathedral.load("classic")
 
 
@@ -152,7 +155,7 @@ def ready(run: Run) -> None:
 
 
 async def table(
-    http: httpx.AsyncClient, ws_url: str, run: Run, seed: int,
+    http: httpx.AsyncClient, ws_urls: list[str], run: Run, seed: int,
     checks: list[tuple[str, dict[int, str]]],
 ) -> None:
     """One table: game after game until the deadline. Its first game is created and both
@@ -169,9 +172,12 @@ async def table(
         game_id, tokens = created
         sent: dict[int, str] = {}
         checks.append((game_id, sent))
-        url = f"{ws_url}/ws/games/{game_id}"
+        # With two servers, light plays on the first and dark on the second: every move
+        # crosses processes (through the database and Redis).
+        light_url, dark_url = (f"{url}/ws/games/{game_id}" for url in (ws_urls[0], ws_urls[-1]))
         try:
-            async with connect(url, max_queue=None) as light, connect(url, max_queue=None) as dark:
+            async with connect(light_url, max_queue=None) as light, \
+                    connect(dark_url, max_queue=None) as dark:
                 if first:
                     first = False
                     ready(run)
@@ -207,12 +213,13 @@ async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str]
     await asyncio.gather(*(one(g, s) for g, s in checks))
 
 
-async def drive(server: Server, run: Run) -> None:
+async def drive(servers: list[Server], run: Run) -> None:
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60.0, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=servers[0].url, timeout=60.0, limits=limits) as http:
         checks: list[tuple[str, dict[int, str]]] = []
+        ws_urls = [server.ws_url for server in servers]
         await asyncio.gather(*(
-            table(http, server.ws_url, run, seed, checks) for seed in range(run.games)
+            table(http, ws_urls, run, seed, checks) for seed in range(run.games)
         ))
         await asyncio.sleep(0.5)  # moves in flight at the deadline land
         await verify(http, checks, run.stats)
@@ -234,7 +241,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(server: Server, run: Run, profile: Path | None, label: str) -> dict:
+def measure(servers: list[Server], run: Run, profile: Path | None, label: str) -> dict:
+    server = servers[0]
     spy = None
     if profile is not None and shutil.which("py-spy"):
         profile.mkdir(parents=True, exist_ok=True)
@@ -245,12 +253,12 @@ def measure(server: Server, run: Run, profile: Path | None, label: str) -> dict:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
     cpu = time.process_time()
-    server_cpu = cpu_seconds(server.proc.pid)
+    server_cpu = sum(cpu_seconds(s.proc.pid) for s in servers)
     wall = time.perf_counter()
-    asyncio.run(drive(server, run))
+    asyncio.run(drive(servers, run))
     wall = time.perf_counter() - wall
     cpu = time.process_time() - cpu
-    server_cpu = cpu_seconds(server.proc.pid) - server_cpu
+    server_cpu = sum(cpu_seconds(s.proc.pid) for s in servers) - server_cpu
     if spy is not None:
         spy.wait(timeout=run.seconds + 60)
     stats = run.stats
@@ -315,6 +323,9 @@ def main() -> None:
     parser.add_argument("--serve-arg", action="append", default=[],
                         help="an extra `cathedral serve` argument (repeatable)")
     parser.add_argument("--profile", type=Path, help="py-spy raw stacks of the server here")
+    parser.add_argument("--servers", type=int, choices=(1, 2), default=1,
+                        help="2: two server processes on one PostgreSQL database and a "
+                        "redis-server (--redis), each table's players on different ones")
     parser.add_argument("--keep", action="store_true",
                         help="keep the server's folder (its log, the SQLite file) afterwards")
     args = parser.parse_args()
@@ -325,17 +336,30 @@ def main() -> None:
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
     rows = []
     for kind in args.db:
+        if args.servers == 2 and kind != "postgresql":
+            print(f"# {kind}: skipped, two servers share a PostgreSQL database only")
+            continue
         work = Path(tempfile.mkdtemp(prefix=f"cathedral-load-{kind}-"))
         postgres = Postgres(durable=True).start() if kind == "postgresql" else None
+        redis = RedisServer().start() if args.servers == 2 else None
+        servers: list[Server] = []
         try:
             url = postgres.new_database() if postgres else sqlite_url(work / "games.db")
+            site = ["--redis", redis.url] if redis else []
             # No computer seats here: one AI worker process is enough.
-            with Server(url, work, extra=["--workers", "1", *args.serve_arg]) as server:
-                paced = Run(args.games, args.seconds, tuple(args.think))
-                rows.append(measure(server, paced, args.profile, f"{kind} paced"))
-                flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0))
-                rows.append(measure(server, flat, args.profile, f"{kind} flat out"))
+            for n in range(args.servers):
+                servers.append(Server(url, work / f"server-{n}",
+                                      extra=["--workers", "1", *site, *args.serve_arg]).start())
+            label = kind if args.servers == 1 else f"{kind} 2 servers"
+            paced = Run(args.games, args.seconds, tuple(args.think))
+            rows.append(measure(servers, paced, args.profile, f"{label} paced"))
+            flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0))
+            rows.append(measure(servers, flat, args.profile, f"{label} flat out"))
         finally:
+            for server in servers:
+                server.stop()
+            if redis:
+                redis.stop()
             if postgres:
                 postgres.stop()
             if args.keep:
