@@ -467,6 +467,10 @@ class Hub:
         stored = await self.db(self.storage.load, table.id)
         if stored is None:
             return False
+        known = [e.action for e in table.entries]
+        if (stored.generation == table.generation and len(stored.actions) >= table.ply
+                and [a.action for a in stored.actions[:table.ply]] == known):
+            return self._grow(table, stored)
         fresh = self._rebuild(stored)
         if fresh.timer is not None:
             fresh.timer.cancel()
@@ -476,18 +480,40 @@ class Hub:
                  [(s.kind, s.token_hash, s.open) for s in fresh.seats])
         if before == after:
             return False
-        known = [e.action for e in table.entries]
-        grew = (fresh.generation == table.generation and fresh.ply > table.ply
-                and [e.action for e in fresh.entries[:table.ply]] == known)
-        if grew:
-            for entry in fresh.entries[table.ply:-1]:  # the plies between: one view each
-                table.state = table.state.clone()
-                table.state.apply_action(entry.action)
-                table.entries.append(entry)
-                self._changed(table, publish=False)
         for name in ("state", "seats", "generation", "entries", "result", "clock",
                      "read_only", "public", "rematch_of", "rematch", "updated"):
             setattr(table, name, getattr(fresh, name))
+        self._run_clock(table)
+        self._changed(table, publish=False)
+        return True
+
+    def _grow(self, table: Table, stored: StoredGame) -> bool:
+        """``_reload`` when the stored game only grew: the new plies are applied to the cached
+        state (no replay from the start), one view each."""
+        seats = [(s.kind, s.token_hash, s.open) for s in stored.seats]
+        same = (len(stored.actions) == table.ply and stored.result == table.result
+                and stored.rematch == table.rematch
+                and seats == [(s.kind, s.token_hash, s.open) for s in table.seats])
+        if same:
+            return False
+        new = stored.actions[table.ply:]
+        for index, entry in enumerate(new):
+            table.state = table.state.clone()
+            table.state.apply_action(entry.action)
+            table.entries.append(entry)
+            if index < len(new) - 1:  # the plies between: one view each
+                self._changed(table, publish=False)
+        table.seats = [Seat(s.player, s.kind, s.token_hash, s.open) for s in stored.seats]
+        table.result, table.read_only, table.public = stored.result, stored.read_only, \
+            stored.public
+        table.rematch_of, table.rematch, table.updated = stored.rematch_of, stored.rematch, \
+            stored.updated
+        if table.clock is not None and new:
+            times = next((e.clock for e in reversed(stored.actions) if e.clock is not None),
+                         None)
+            if times is not None:
+                table.clock.remaining = list(times)
+            table.clock.running = None
         self._run_clock(table)
         self._changed(table, publish=False)
         return True
