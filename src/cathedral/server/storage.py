@@ -439,6 +439,20 @@ class Storage:
                 .order_by(GameRow.updated)
             ).scalars())
 
+    def stalled(self, since: float, before: float, limit: int = 200) -> list[str]:
+        """Returns unfinished games with a computer seat last changed between ``since`` and
+        ``before``, latest first: a computer move there may have died with the process that
+        claimed it. (Older games are abandoned ones, or were picked up when a process started.)
+        """
+        with self.engine.connect() as conn:
+            return list(conn.execute(
+                select(GameRow.id).where(
+                    GameRow.status == "playing", GameRow.updated >= since,
+                    GameRow.updated < before,
+                    GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.kind != "human")),
+                ).order_by(GameRow.updated.desc()).limit(limit)
+            ).scalars())
+
     def lobby(self, limit: int = 50) -> dict[str, list[dict]]:
         """Returns the lobby's lists: public games with an open seat, games being played and
         recently finished ones, newest first."""

@@ -49,6 +49,12 @@ MAX_ITERATIONS = 5_000_000
 MAX_DEPTH = 30
 QUEUE_LIMIT = 2_000  # views waiting for one slow socket before it is dropped
 CLAIM_RETRY_S = 0.5  # how often a process asks again for a computer move another one holds
+# Many processes: how often each looks for games with a computer seat unchanged for STALL_S
+# (but not for longer than STALL_WINDOW_S) that it does not hold: their computer move may have
+# died with another process.
+SWEEP_S = 5.0
+STALL_S = 15.0
+STALL_WINDOW_S = 600.0
 
 
 class ApiError(Exception):
@@ -355,6 +361,23 @@ class Hub:
                 log.exception("could not pick up game %s", game_id)
         if ids:
             event("resumed", games=len(ids))
+        if self.bus is not None and not self.storage.is_sqlite:
+            self.spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Takes up stalled games this process does not hold: loading one starts its due
+        computer move, whose claim (a lock that died with its holder) makes it exactly once."""
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            try:
+                now = self.wall()
+                ids = await self.db(self.storage.stalled, now - STALL_S - STALL_WINDOW_S,
+                                    now - STALL_S)
+                for game_id in ids:
+                    if game_id not in self.tables:
+                        await self.table(game_id)
+            except Exception:  # a busy database now is a sweep a few seconds later
+                log.exception("sweep failed")
 
     async def close(self) -> None:
         self.closing = True

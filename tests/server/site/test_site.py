@@ -259,3 +259,28 @@ def test_live_updates_resume_after_redis_restarts(site, request, redis_server):
     assert after == list(range(4, plies[-1] + 1)), f"plies seen after the restart: {plies}"
     check_every_ply(api, table.id, [v for v in views if v["ply"] >= 4])
     api.close()
+
+
+def test_a_stalled_game_no_process_holds_is_swept_up(site, request):
+    a, b = request.node.site_servers = site()
+    api_a = Api(a.url)
+    table = api_a.new_table("classic", {}, ["human", "mcts:seconds=2"])
+    human = api_a.seat(table.token(0))
+    action = random.Random(3).choice(state_of(api_a.view(table.id)).legal_actions())
+    answer = human.move(table.id, 0, action=action)
+    assert answer.status_code == 200, answer.text
+    deadline = time.monotonic() + PATIENCE_S
+    while not claimed(a, table.id):
+        assert time.monotonic() < deadline, a.output()
+        time.sleep(0.05)
+    a.crash()
+    # Nobody asks b for the game: its sweep finds the stalled computer move and makes it.
+    deadline = time.monotonic() + PATIENCE_S
+    while 1 not in moves_logged(b, table.id):
+        assert time.monotonic() < deadline, b.output()
+        time.sleep(0.2)
+    api_b = Api(b.url)
+    assert api_b.view(table.id)["ply"] == 2
+    assert claimed(b, table.id) == [1]
+    for client in (api_a, api_b, human):
+        client.close()
