@@ -453,6 +453,16 @@ class Storage:
                 ).order_by(GameRow.updated.desc()).limit(limit)
             ).scalars())
 
+    def positions(self, game_ids: list[str]) -> dict[str, tuple[int, int]]:
+        """Returns (generation, ply) of each of these games as stored."""
+        found: dict[str, tuple[int, int]] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(game_ids), 500):
+                rows = conn.execute(select(GameRow.id, GameRow.generation, GameRow.ply)
+                                    .where(GameRow.id.in_(game_ids[start:start + 500])))
+                found.update((row.id, (row.generation, row.ply)) for row in rows)
+        return found
+
     def lobby(self, limit: int = 50) -> dict[str, list[dict]]:
         """Returns the lobby's lists: public games with an open seat, games being played and
         recently finished ones, newest first."""

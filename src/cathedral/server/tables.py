@@ -366,10 +366,18 @@ class Hub:
 
     async def _sweep(self) -> None:
         """Takes up stalled games this process does not hold: loading one starts its due
-        computer move, whose claim (a lock that died with its holder) makes it exactly once."""
+        computer move, whose claim (a lock that died with its holder) makes it exactly once.
+        Also reloads any cached game the database has moved past: a change whose Redis
+        message was missed is caught up within a sweep."""
         while True:
             await asyncio.sleep(SWEEP_S)
             try:
+                cached = list(self.tables)
+                stored = await self.db(self.storage.positions, cached) if cached else {}
+                for game_id, position in stored.items():
+                    table = self.tables.get(game_id)
+                    if table is not None and (table.generation, table.ply) != position:
+                        self.bus.changed(game_id)
                 now = self.wall()
                 ids = await self.db(self.storage.stalled, now - STALL_S - STALL_WINDOW_S,
                                     now - STALL_S)

@@ -68,6 +68,9 @@ def play_across(servers: list[Server], table: Table, seed: int, *,
             mover = seats[player]
             view = mover.view(table.id)
             if view["current_player"] != player or view["status"] == "finished":
+                # The mover's process has not caught up yet (its sweep reloads it at worst).
+                assert time.monotonic() < deadline, f"processes disagree at ply {view['ply']}"
+                time.sleep(0.02)
                 continue
             state = state_of(view)
             action = rng.choice(state.legal_actions())
