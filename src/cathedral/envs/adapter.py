@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import cathedral
+from cathedral.ai.base import chance_sample
 from cathedral.core.contract import CHANCE, Game, State, ranked_returns
 
 ObservationFn = Callable[[State, int], np.ndarray]
@@ -62,16 +63,8 @@ def observation_space(game: Game):
     )
 
 
-def chance_outcome(state: State, rng: random.Random) -> int:
-    """Returns a chance outcome of ``state`` drawn by its probability from ``rng``."""
-    outcomes = state.chance_outcomes()
-    point = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if point < total:
-            return action
-    return outcomes[-1][0]
+# Chance outcomes are drawn as the computer players draw them.
+chance_outcome = chance_sample
 
 
 def resolve_chance(state: State, rng: random.Random) -> None:
