@@ -35,9 +35,20 @@ def server(tmp_path_factory) -> Server:
     with open(log, "wb") as out:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "cathedral", "serve", "--host", "127.0.0.1",
-                "--port", str(port), "--db", f"sqlite:///{base / 'games.db'}",
-                "--rate-limit", "off", "--workers", "1",
+                sys.executable,
+                "-m",
+                "cathedral",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite:///{base / 'games.db'}",
+                "--rate-limit",
+                "off",
+                "--workers",
+                "1",
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

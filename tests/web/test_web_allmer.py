@@ -4,7 +4,7 @@ page, a step by pointer, take-back, resignation and the replay; a chain ended by
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from webtest import game_id, screenshot, start_from_home, wait_moves
+from webtest import game_id, screenshot, start_from_home, wait_moves, wait_my_turn
 
 # White reaches a chain: f8-f9A converts and the same stone may convert again (the engine's
 # own move generator found this line; the test checks the chain is really there)
@@ -17,7 +17,7 @@ def test_allmer_four_players_against_the_computer(pages, server):
         page, "allmer", params={"players": 4}, seats={1: "random", 2: "random", 3: "random"}
     )
     gid = game_id(page)
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
     for colour in ("white", "blue", "black", "red"):
         assert page.locator(f".stone.{colour}").count() == 15
     assert page.locator(".stone.movable").count() == 5  # the front row of White's arm
@@ -28,7 +28,7 @@ def test_allmer_four_players_against_the_computer(pages, server):
     landing.click()
     wait_moves(page, 4)  # our step and the three computers'
     assert notation in page.locator("#moves li").first.inner_text()
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
     screenshot(page, "allmer")
 
     page.locator("#takeback").click()
@@ -62,7 +62,7 @@ def test_allmer_chain_with_a_visible_stop(pages, server):
     for ply, move in enumerate(CHAIN_LINE):
         server.move(gid, white if ply % 2 == 0 else black, move)
     page = pages.open(created["seats"][0]["url"])
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
 
     page.locator('.stone.movable[data-point="f8"]').click()
     step = page.locator('.landing[data-notation="f8-f9A"]')

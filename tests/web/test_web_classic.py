@@ -7,7 +7,15 @@ import json
 from pathlib import Path
 
 from playwright.sync_api import expect
-from webtest import game_id, move_count, screenshot, start_from_home, svg_point, wait_moves
+from webtest import (
+    game_id,
+    move_count,
+    screenshot,
+    start_from_home,
+    svg_point,
+    wait_moves,
+    wait_my_turn,
+)
 
 # the city's SVG (boards/classic.js): 24 px left margin, 8 px top, 40 px squares
 VIEW = (432.0, 432.0)
@@ -50,7 +58,7 @@ def test_classic_against_the_computer_by_pointer(pages, server):
     page = pages.open("/")
     start_from_home(page, "classic", seats={1: "easy"})
     gid = game_id(page)
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
 
     # the Cathedral is picked for Light's first placement: place it with the pointer
     picture = server.picture(gid)
@@ -60,7 +68,7 @@ def test_classic_against_the_computer_by_pointer(pages, server):
     page.mouse.click(*square_point(page, anchor))
     wait_moves(page, 2)  # the Cathedral and the computer's reply
     assert page.locator("#moves li").first.inner_text().endswith(move["notation"])
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
     assert page.locator(".cathedral").count() == 1
 
     # pick the Castle, rotate it with the button and the R key, place it
@@ -132,7 +140,7 @@ def test_classic_lehmann_opening_and_notation_box(pages, server):
     page = pages.open("/?game=classic")
     start_from_home(page, "classic", params={"opening": "lehmann"}, seats={0: "random", 1: "human"})
     # Lehmann: Dark builds first; we are Dark
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
     page.locator("#notation").fill("Tavern a1")
     page.locator("#notation-form button").click()
     wait_moves(page, 2)
@@ -144,7 +152,7 @@ def test_classic_on_a_phone_by_touch_and_by_keyboard(pages, server):
     page = pages.open("/", phone=True)
     start_from_home(page, "classic", seats={1: "random"})
     gid = game_id(page)
-    page.wait_for_selector(".banner.mine")
+    wait_my_turn(page)
     picture = server.picture(gid)
     move, anchor = find_placement(picture, "Cathedral", 0)
     # a first tap shows the ghost and a Place button; a second tap on the same square places
@@ -157,7 +165,7 @@ def test_classic_on_a_phone_by_touch_and_by_keyboard(pages, server):
     screenshot(page, "classic-phone")
 
     # keyboard: pick the Bridge, turn it with R, walk the ghost with the arrows, Enter places
-    page.locator(".banner.mine").wait_for()
+    wait_my_turn(page)
     page.locator('.tray-item.playable[data-building="Bridge"]').click()
     board = page.locator("#board .board-frame svg")
     board.focus()

@@ -46,7 +46,8 @@ def test_red_each_basic_action_by_pointer(pages, server):
                 needed |= set(slot["need"])
     die = min(
         (
-            c for c in picture["decision"]["choices"]
+            c
+            for c in picture["decision"]["choices"]
             if c["kind"] == "die" and c["take"]["resource"] in needed and c["take"]["up_to"] > 0
         ),
         key=lambda c: c["extra"],
@@ -70,7 +71,8 @@ def test_red_each_basic_action_by_pointer(pages, server):
     picture = server.picture(gid)
     slots = {s["slot"]: s for t in picture["towers"] for s in t["slots"]}
     claim = next(
-        c for c in picture["decision"]["choices"]
+        c
+        for c in picture["decision"]["choices"]
         if c["kind"] == "claim" and material in slots[c["slot"]]["need"]
     )
     name = slots[claim["slot"]]["name"]

@@ -4,7 +4,7 @@ its message; the lobby lists a public table and a seat is taken from it."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from webtest import game_id, wait_moves
+from webtest import game_id, wait_moves, wait_my_turn
 
 
 def test_two_players_through_invite_links_and_a_spectator(pages, server):
@@ -24,7 +24,7 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
     dark = pages.open(dark_url)
     watcher = pages.open(watch_url)
     gid = game_id(light)
-    light.wait_for_selector(".banner.mine")
+    wait_my_turn(light)
     expect(dark.locator("#turn")).to_have_text("Light to move")
     assert watcher.locator("#notation-form").is_hidden()
     assert "watching" in watcher.locator("#banner").inner_text()
@@ -37,7 +37,7 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
     for page in (light, dark, watcher):
         wait_moves(page, 1)
         expect(page.locator(".cathedral")).to_have_count(1)
-    dark.wait_for_selector(".banner.mine")
+    wait_my_turn(dark)
     expect(light.locator("#turn")).to_have_text("Dark to move")
 
     # Dark tries an occupied square: refused with the engine's reason, nothing changes
@@ -49,12 +49,14 @@ def test_two_players_through_invite_links_and_a_spectator(pages, server):
     # then a legal one by pointer: the first playable Tavern spot, a1
     dark.locator('.tray-item.playable[data-building="Tavern"]').click()
     box = dark.locator("#board .board-frame svg").bounding_box()
-    dark.mouse.click(box["x"] + (24 + 20) / 432 * box["width"],
-                     box["y"] + (8 + 9 * 40 + 20) / 432 * box["height"])
+    dark.mouse.click(
+        box["x"] + (24 + 20) / 432 * box["width"],
+        box["y"] + (8 + 9 * 40 + 20) / 432 * box["height"],
+    )
     for page in (light, dark, watcher):
         wait_moves(page, 2)
         expect(page.locator("#moves li").nth(1)).to_contain_text("Tavern a1")
-    light.wait_for_selector(".banner.mine")
+    wait_my_turn(light)
     # a spectator has no seat: no take-back, no resign; two people get no hint or take-back
     assert watcher.locator("#resign").is_hidden()
     assert light.locator("#hint").is_hidden() and light.locator("#takeback").is_hidden()

@@ -74,9 +74,11 @@ class Pages:
         page = context.new_page()
         page.on(
             "console",
-            lambda message: self.errors.append(f"{page.url}: {message.text}")
-            if message.type == "error"
-            else None,
+            lambda message: (
+                self.errors.append(f"{page.url}: {message.text}")
+                if message.type == "error"
+                else None
+            ),
         )
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.goto(path)
@@ -130,7 +132,10 @@ def wait_moves(page, count: int) -> None:
 
 
 def wait_my_turn(page) -> None:
-    page.wait_for_selector(".banner.mine")
+    """Waits until the page says it is our turn and has drawn the board ready for input (the
+    banner is drawn first; the board after its picture arrives)."""
+    page.locator(".banner.mine").wait_for()
+    page.locator('#board[data-interactive="true"]').wait_for()
 
 
 def svg_point(page, selector: str, x: float, y: float, view: tuple[float, float]):
