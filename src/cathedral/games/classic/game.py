@@ -132,14 +132,15 @@ class ClassicState(State):
 
     def _is_legal(self, action: int) -> bool:
         position = self.position
-        if position.legal is None:
-            position.ensure_legal()
+        if position.to_move == TERMINAL:
+            return False
+        position.ensure_mask()
         return bool(position.legal_mask[action])
 
     def legal_actions_mask(self) -> np.ndarray:
         if self.position.to_move == TERMINAL:
             return np.zeros(NUM_ACTIONS, dtype=bool)
-        self.position.ensure_legal()
+        self.position.ensure_mask()
         return self.position.legal_mask.copy()
 
     def position_key(self) -> tuple:

@@ -139,7 +139,7 @@ def action_scores(position: Position, actions: list[int]) -> list[tuple[int, flo
         gained = child.territory[colour].bit_count() - before_territory
         captured = child.unplaced(opponent) - opponent_squares
         if child.to_move == opponent:
-            remaining = len(child.legal)
+            remaining = int(child.legal_mask.sum())
         else:
             remaining = int(child.placement_mask(opponent).sum())
         score = ACTION_SIZE[action] + gained + 2 * captured + 0.02 * (before_opponent - remaining)

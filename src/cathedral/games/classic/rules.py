@@ -132,9 +132,15 @@ class Position:
         )
         return (free == 0) & allowed
 
-    def ensure_legal(self) -> None:
-        if self.legal is None:
+    def ensure_mask(self) -> None:
+        if self.legal_mask is None:
             self.legal_mask = self.placement_mask(self.to_move)
+
+    def ensure_legal(self) -> None:
+        # the mask comes first and often alone (pass_turn makes it; the research interfaces
+        # want only it), the list of actions only when asked for
+        if self.legal is None:
+            self.ensure_mask()
             self.legal = np.flatnonzero(self.legal_mask).tolist()
 
     # ----- placing ------------------------------------------------------------------------
@@ -152,7 +158,8 @@ class Position:
             # first building. Either way the colour that has not built yet moves.
             self.to_move = LIGHT if self.built[DARK] else DARK
             self.legal = None
-            self.ensure_legal()
+            self.legal_mask = None
+            self.ensure_mask()
             return
         self.walls[colour] |= mask
         self.pieces[colour].append(action)
@@ -209,11 +216,10 @@ class Position:
         or ends the game if neither can."""
         for candidate in (1 - colour, colour):
             mask = self.placement_mask(candidate)
-            legal = np.flatnonzero(mask)
-            if legal.size:
+            if mask.any():
                 self.to_move = candidate
                 self.legal_mask = mask
-                self.legal = legal.tolist()
+                self.legal = None  # made from the mask when asked for
                 return
         self.to_move = TERMINAL
         self.legal = []
