@@ -215,3 +215,63 @@ def test_env_wraps_with_pettingzoos_own_wrappers():
     assert environment.agent_selection == environment.unwrapped.agent_selection == "light_0"
     with pytest.raises(AssertionError, match="action space"):
         environment.step(2765)
+
+
+def pettingzoos_own_wrapping(name: str, **params):
+    """``raw_env`` wrapped in PettingZoo's original wrappers, as ``env()`` wraps it."""
+    from pettingzoo.utils import wrappers
+
+    environment = wrappers.TerminateIllegalWrapper(raw_env(name, **params), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(environment))
+
+
+def trace(environment, seed: int, limit: int = 120) -> list:
+    """Everything an AEC loop sees over one game whose actions are mostly legal ints, now and
+    then numpy ints, and for odd seeds an illegal action at the tenth step (which ends it)."""
+    rng = np.random.default_rng(seed)
+    environment.reset(seed=seed)
+    seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns of the illegal move
+        for step, agent in enumerate(environment.agent_iter(max_iter=limit)):
+            obs, reward, termination, truncation, info = environment.last()
+            seen.append(
+                (
+                    agent,
+                    obs["observation"].tobytes(),
+                    obs["action_mask"].tobytes(),
+                    reward,
+                    termination,
+                    truncation,
+                    dict(info),
+                    dict(environment.rewards),
+                    list(environment.agents),
+                )
+            )
+            if termination or truncation:
+                action = None
+            elif step == 10 and seed % 2:
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                if rng.random() < 0.2:
+                    action = np.int64(action)
+            environment.step(action)
+    return seen
+
+
+@pytest.mark.parametrize(("name", "params"), [("classic", {}), ("allmer", {"players": 4})])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_default_wrappers_behave_as_pettingzoos_own(name, params, seed):
+    assert trace(env(name, **params), seed) == trace(pettingzoos_own_wrapping(name, **params), seed)
+
+
+def test_default_wrappers_refuse_what_pettingzoos_own_refuse():
+    environment = env("classic")
+    with pytest.raises(AttributeError, match="before reset"):
+        environment.last()
+    environment.reset(seed=0)
+    for bad in (-1, 10**6, 1.5, "a1"):
+        with pytest.raises(AssertionError, match="action space"):
+            environment.step(bad)
+    assert environment.unwrapped.game_state.history() == []
