@@ -12,6 +12,7 @@ import pytest
 
 import cathedral
 from cathedral import Record
+from cathedral.ai import load_agent
 from cathedral.ai.base import Agent
 from cathedral.terminal import Session, resume_game
 from cathedral.terminal.lineedit import LineReader, completions, next_words
@@ -144,8 +145,25 @@ def test_a_bad_hint_spec_is_one_line_and_the_game_goes_on(tmp_path):
 def test_hint_says_its_value_scale(tmp_path):
     _, out = session("hint easy\nquit\n", tmp_path)
     out = out.replace("\n    ", " ")  # the line is wrapped to the terminal
-    assert re.search(r"value for Light [+-]\d\.\d\d .*-1 a sure loss, 0 even, \+1 a sure win",
-                     out)
+    scale = r"0 a sure loss, 0\.5 even, 1 a sure win"
+    assert re.search(r"expected score for Light [01]\.\d\d .*" + scale, out)
+
+
+def test_hint_in_a_solved_classic_endgame_says_who_wins_by_how_much(tmp_path):
+    game = cathedral.load("classic")
+    agent = load_agent("greedy", game, seed=2)
+    state, line = game.new_initial_state(), []
+    while not state.is_terminal():
+        line.append(state.clone())
+        state.apply_action(agent.choose(state))
+    endgame = line[-3]  # three placements before the end: solved at once
+    seats = ["random", "random"]
+    seats[endgame.current_player()] = "human"
+    _, out = session("hint alphabeta:iterations=200000,endgame=0.5\nquit\n", tmp_path,
+                     seats=tuple(seats), state=endgame)
+    out = out.replace("\n    ", " ")
+    assert re.search(r"expected score for (Light|Dark) (0|0\.5|1)\.\d\d \(proven\)", out)
+    assert re.search(r"solved: (a draw|(Light|Dark) wins by \d+)", out)
 
 
 def test_save_expands_the_home_directory(tmp_path, monkeypatch):

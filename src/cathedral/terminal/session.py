@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cathedral.ai import hint, load_agent
+from cathedral.ai import analyse, load_agent
 from cathedral.core.contract import CHANCE, Game, State, ranked_returns
 from cathedral.core.errors import CathedralError
 from cathedral.core.record import Record
@@ -392,7 +392,7 @@ class Session:
             self.say("error: no player is to move")
             return
         try:
-            info = hint(self.state, level)
+            found = analyse(self.state, level)
         except CathedralError as exc:
             self.say(f"error: {exc}")
             return
@@ -402,20 +402,16 @@ class Session:
         except Exception as exc:  # a broken search must not end the game
             self.say(f"error: the {level!r} search failed: {type(exc).__name__}: {exc}")
             return
-        scale = ("-1 a sure loss, 0 even, +1 a sure win" if self.game.num_players == 2
-                 else "-1 sure last, 0 middling, +1 sure first")
-        line = [f"hint ({level}): {self.state.action_to_string(info.action)}",
-                f"value for {self.names[mover]} {info.values[mover]:+.2f}"
-                + (" (proven)" if info.proven else "") + f" (on a scale of {scale})"]
-        if len(info.pv) > 1:
-            replay = self.state.clone()
-            texts = []
-            for action in info.pv:
-                if replay.is_terminal() or action not in replay.legal_actions():
-                    break
-                texts.append(replay.action_to_string(action))
-                replay.apply_action(action)
-            line.append("line: " + " | ".join(texts))
+        # the analysis scale of every front end: expected score, 0 to 1
+        scale = ("0 a sure loss, 0.5 even, 1 a sure win" if self.game.num_players == 2
+                 else "0 sure last, 0.5 middling, 1 sure first")
+        line = [f"hint ({level}): {found.move}",
+                f"expected score for {self.names[mover]} {found.expected[mover]:.2f}"
+                + (" (proven)" if found.proven else "") + f" (on a scale of {scale})"]
+        if found.solved:
+            line.append(found.solved)
+        if len(found.pv) > 1:
+            line.append("line: " + " | ".join(found.pv))
         self.say(self.wrap("; ".join(line)))
 
     def undo(self, player: int) -> bool:
