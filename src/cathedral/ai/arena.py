@@ -25,91 +25,25 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from cathedral.ai.ratings import (
+    bootstrap_elo,
+    bradley_terry_elo,
+    ladder_steps,
+    percentile_interval,
+    wilson_interval,
+)
 from cathedral.core.contract import CHANCE
 from cathedral.core.errors import AgentError, CathedralError, IllegalActionError
 from cathedral.core.record import Record
 from cathedral.core.registry import load
-
-Z95 = 1.959963984540054
-
-
-# ----- statistics -------------------------------------------------------------------------
-
-
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Returns the Wilson score interval of a proportion (95% by default); (0, 1) if no trials.
-
-    It stays inside [0, 1] and behaves at 0% and 100%, where the normal interval does not.
-    """
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def bradley_terry_elo(
-    results: Iterable[tuple[str, str, float]],
-    agents: Sequence[str] | None = None,
-    *,
-    prior_draws: float = 1.0,
-    iterations: int = 2000,
-) -> dict[str, float]:
-    """Fits Bradley-Terry strengths to game results and returns them as Elo (mean 0).
-
-    Args:
-        results: ``(a, b, score of a)`` per game: 1 a win, 0.5 a draw, 0 a loss.
-        agents: the names to rate (default: every name in ``results``).
-        prior_draws: virtual draws added between every pair that met, so an agent that
-            won every game gets a finite rating (the usual regularisation).
-
-    Draws count half a win for each side. The fit is the minorise-maximise iteration of
-    Hunter (2004); the Elo of strength ``g`` is ``400 * log10(g)``.
-    """
-    wins: dict[tuple[str, str], float] = {}
-    names = list(agents or [])
-    for a, b, score in results:
-        for name in (a, b):
-            if name not in names:
-                names.append(name)
-        wins[(a, b)] = wins.get((a, b), 0.0) + score
-        wins[(b, a)] = wins.get((b, a), 0.0) + 1.0 - score
-    met = {(a, b) for (a, b) in wins}
-    for a, b in met:
-        wins[(a, b)] += prior_draws / 2
-    games: dict[tuple[str, str], float] = {}
-    for (a, b), w in wins.items():
-        games[(a, b)] = w + wins.get((b, a), 0.0)
-    strength = dict.fromkeys(names, 1.0)
-    for _ in range(iterations):
-        change = 0.0
-        new = {}
-        for i in names:
-            total = sum(w for (a, _), w in wins.items() if a == i)
-            denominator = sum(
-                n / (strength[i] + strength[j]) for (a, j), n in games.items() if a == i
-            )
-            new[i] = total / denominator if denominator > 0 and total > 0 else strength[i]
-        mean_log = sum(math.log(v) for v in new.values()) / max(1, len(new))
-        for i in names:
-            value = math.exp(math.log(new[i]) - mean_log)
-            change = max(change, abs(value - strength[i]))
-            strength[i] = value
-        if change < 1e-10:
-            break
-    return {name: 400 * math.log10(strength[name]) for name in names}
-
 
 # ----- one game -------------------------------------------------------------------------------
 
@@ -246,6 +180,25 @@ def schedule(
                 game_seed = seed * 1_000_003 + p * 10_007 + g // num_players
             tasks.append(GameTask(len(tasks), p, game_name, dict(params), seats, game_seed))
     return pairings, tasks
+
+
+def comparisons(result: GameResult, first: str, second: str) -> list[tuple[str, str, float]]:
+    """Returns a game's comparisons ``(first, second, score of first)``: the game's outcome
+    with two seats; with more, one per seat of ``first`` and seat of ``second``, by place
+    (a higher return is a win, an equal one a draw)."""
+    seats, returns = result.seats, result.returns
+    if len(seats) == 2:
+        return [(first, second, outcome(result, first))]
+    found = []
+    for i, a in enumerate(seats):
+        if a != first:
+            continue
+        for j, b in enumerate(seats):
+            if b == second and j != i:
+                mine, theirs = returns[i], returns[j]
+                score = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+                found.append((first, second, score))
+    return found
 
 
 def outcome(result: GameResult, first: str) -> float:
@@ -494,11 +447,21 @@ def summarise(
     agents: list[str],
     pairings: list[tuple[str, str]],
     results: list[GameResult],
+    *,
+    bootstrap: int = 200,
     **meta: Any,
 ) -> dict[str, Any]:
-    """Returns the report: per-pairing results with intervals, Elo, timings and every game."""
+    """Returns the report: per-pairing results with intervals, Elo with 95% intervals (each
+    agent's, and each agent's difference from the one listed before it: ``elo_steps``, the
+    ladder when agents are listed weakest first), timings and every game.
+
+    Elo is fitted to every game's comparisons (``cathedral.ai.ratings``: with more than two
+    seats, one per pair of seats of different agents, by place); its intervals come from
+    ``bootstrap`` resamplings of the games.
+    """
     rows = []
-    comparisons = []
+    per_game: list[list[tuple[str, str, float]]] = []  # each game's comparisons
+    strata: list[int] = []  # each game's pairing
     for p, (first, second) in enumerate(pairings):
         mine = [r for r in results if r.pairing == p]
         scores = [outcome(r, first) for r in mine]
@@ -521,7 +484,11 @@ def summarise(
             "score_interval": list(wilson_interval(wins + draws / 2, n)),
             "score_by_seat": {str(k): sum(v) / len(v) for k, v in sorted(by_seat.items())},
         })
-        comparisons.extend((first, second, s) for s in scores)
+        for r in mine:
+            per_game.append(comparisons(r, first, second))
+            strata.append(p)
+    elo = bradley_terry_elo((c for game in per_game for c in game), agents)
+    fits = bootstrap_elo(per_game, agents, strata, samples=bootstrap)
     timing: dict[str, dict[str, float]] = {}
     for spec in agents:
         times = [t for r in results for t in r.move_times.get(spec, [])]
@@ -537,7 +504,11 @@ def summarise(
         "agents": agents,
         **meta,
         "pairings": rows,
-        "elo": bradley_terry_elo(comparisons, agents),
+        "elo": elo,
+        "elo_interval": {
+            name: list(percentile_interval(fits[:, k])) for k, name in enumerate(agents)
+        },
+        "elo_steps": ladder_steps(fits, agents, elo),
         "timing": timing,
         "games": [
             {
@@ -588,9 +559,21 @@ def format_report(report: dict[str, Any]) -> str:
             f"{row['losses']} (W-D-L) in {row['games']} games, wins {row['win_rate']:.1%} "
             f"[{low:.1%}, {high:.1%}], score {row['score']:.1%}"
         )
-    lines.append("  Elo (Bradley-Terry, mean 0): " + ", ".join(
-        f"{name} {elo:+.0f}" for name, elo in sorted(report["elo"].items(), key=lambda x: -x[1])
+    intervals = report.get("elo_interval", {})
+
+    def rated(name: str, elo: float) -> str:
+        low, high = intervals.get(name, (None, None))
+        return f"{name} {elo:+.0f}" + (f" [{low:+.0f}, {high:+.0f}]" if low is not None else "")
+
+    lines.append("  Elo (Bradley-Terry, mean 0, 95% intervals): " + ", ".join(
+        rated(name, elo) for name, elo in sorted(report["elo"].items(), key=lambda x: -x[1])
     ))
+    for step in report.get("elo_steps", []):
+        upper, lower = step["agents"]
+        low, high = step["interval"]
+        lines.append(
+            f"  {upper} over {lower}: {step['difference']:+.0f} Elo [{low:+.0f}, {high:+.0f}]"
+        )
     for name, t in report["timing"].items():
         lines.append(
             f"  {name}: {t['moves']} moves, {t['mean_seconds']:.3f} s mean, "

@@ -1,0 +1,120 @@
+"""The ladder: one round-robin arena of the levels per game and player count, and its Elo table.
+
+    python benchmarks/ladder.py                          # every setting, every level, 100 games
+    python benchmarks/ladder.py allmer2 --levels random easy medium hard
+    python benchmarks/ladder.py classic --games 20 --jobs 2
+    python benchmarks/ladder.py --table                  # the table from the saved reports
+
+Each setting plays every pairing of its levels (with more than two players, each level alone
+against a full table of each other level, every seat in turn) through ``run_arena`` and saves
+the report as ``benchmarks/reports/ladder_<setting>_<games>.json`` (and ``.csv``). The table
+gives, per setting, each level's Bradley-Terry Elo (mean 0) with its 95% bootstrap interval,
+its step over the level below with that difference's interval, and the time per move; the
+target of each step is +100 Elo with the interval above 0. Levels are listed weakest first.
+
+Copy the table, with the machine line, into benchmarks/RESULTS.md and the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from pathlib import Path
+
+from cathedral.ai.arena import format_report, run_arena, write_report
+from cathedral.ai.levels import LEVEL_NAMES
+from cathedral.bench import machine
+
+REPORTS = Path(__file__).parent / "reports"
+SETTINGS = {
+    "classic": ("classic", {}),
+    "allmer2": ("allmer", {"players": 2}),
+    "allmer4": ("allmer", {"players": 4}),
+    "red2": ("red", {"players": 2}),
+    "red3": ("red", {"players": 3}),
+    "red4": ("red", {"players": 4}),
+}
+TARGET_STEP = 100.0
+
+
+def run(setting: str, levels: list[str], games: int, jobs: int, seed: int) -> Path:
+    """Plays one setting's ladder and saves its report; returns the report's path."""
+    name, params = SETTINGS[setting]
+    report = run_arena(
+        name, levels, games=games, jobs=jobs, params=params, seed=seed,
+        all_pairs=params.get("players", 2) > 2, quiet=False,
+    )
+    report["setting"] = setting
+    report["machine"] = machine()
+    report["date"] = str(datetime.date.today())
+    path = REPORTS / f"ladder_{setting}_{games}.json"
+    write_report(report, str(path))
+    print(format_report(report))
+    return path
+
+
+def table(paths: list[Path]) -> str:
+    """The Elo table of saved ladder reports, in markdown."""
+    lines = [
+        "| setting | level | Elo [95%] | step over the level below [95%] | step target |"
+        " s per move, mean (max) | games a pairing |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for path in paths:
+        report = json.loads(path.read_text())
+        setting = report.get("setting", path.stem)
+        steps = {step["agents"][0]: step for step in report.get("elo_steps", [])}
+        for level in report["agents"]:
+            low, high = report["elo_interval"][level]
+            elo = report["elo"][level]
+            cells = [f"`{setting}`", level, f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"]
+            step = steps.get(level)
+            if step is None:
+                cells += ["", ""]
+            else:
+                s_low, s_high = step["interval"]
+                met = step["difference"] >= TARGET_STEP and s_low > 0
+                cells += [
+                    f"{step['difference']:+.0f} [{s_low:+.0f}, {s_high:+.0f}]",
+                    "met" if met else "**not met**",
+                ]
+            timing = report["timing"].get(level)
+            cells.append(
+                f"{timing['mean_seconds']:.3f} ({timing['max_seconds']:.2f})" if timing else ""
+            )
+            cells.append(str(report["games_per_pairing"]))
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("settings", nargs="*", help=f"of {', '.join(SETTINGS)} (default all)")
+    parser.add_argument("--levels", nargs="+", default=list(LEVEL_NAMES),
+                        help="levels or agent specs, weakest first")
+    parser.add_argument("--games", type=int, default=100, help="games a pairing")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--table", action="store_true", help="only print the saved table")
+    args = parser.parse_args()
+    unknown = [s for s in args.settings if s not in SETTINGS]
+    if unknown:
+        parser.error(f"unknown settings {unknown}: expected some of {', '.join(SETTINGS)}")
+    settings = args.settings or list(SETTINGS)
+    if args.table:
+        paths = [
+            max(REPORTS.glob(f"ladder_{s}_*.json"), key=lambda p: p.stat().st_mtime)
+            for s in settings
+            if any(REPORTS.glob(f"ladder_{s}_*.json"))
+        ]
+    else:
+        paths = [run(s, args.levels, args.games, args.jobs, args.seed) for s in settings]
+    print(f"\n{datetime.date.today()} - {machine()}\n")
+    print(table(paths))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
