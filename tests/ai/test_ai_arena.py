@@ -16,6 +16,7 @@ from cathedral.ai.arena import (
     schedule,
     wilson_interval,
 )
+from cathedral.core.errors import AgentError
 
 
 def test_wilson_interval_known_values():
@@ -124,6 +125,17 @@ def test_the_command_line(tmp_path, capsys):
 def test_the_command_line_rejects_unknown_agents(capsys):
     assert arena.main(["classic", "random", "nobody", "--games", "2", "--quiet"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+def test_the_command_line_reports_a_crashing_agent_in_one_line(capsys, monkeypatch):
+    def crash(*args, **kwargs):
+        raise AgentError("agent 'hard' (seat 1) crashed in game 3 after 7 moves: KeyError: 5")
+
+    monkeypatch.setattr(arena, "run_arena", crash)
+    assert arena.main(["classic", "random", "hard", "--games", "2", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err == "cathedral arena: agent 'hard' (seat 1) crashed in game 3 after 7 moves: " \
+        "KeyError: 5\n"
 
 
 def test_add_parser_wires_a_subcommand():

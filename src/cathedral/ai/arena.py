@@ -639,6 +639,9 @@ def run_command(args: argparse.Namespace) -> int:
     except CathedralError as exc:
         print(f"cathedral arena: error: {exc}", file=sys.stderr)
         return 2
+    except AgentError as exc:  # a computer player broke: say which and where, no traceback
+        print(f"cathedral arena: {exc}", file=sys.stderr)
+        return 1
     print(format_report(report))
     if args.report:
         for path in write_report(report, args.report):
