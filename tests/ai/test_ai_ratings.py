@@ -79,6 +79,12 @@ def test_bradley_terry_of_an_even_record_is_level_and_finite_for_a_sweep():
     assert math.isfinite(sweep["a"]) and sweep["a"] > 300
 
 
+def test_self_play_is_rated_level_and_does_not_break_the_report():
+    assert bradley_terry_elo([("a", "a", 1.0), ("a", "a", 0.0)], ["a", "a"]) == {"a": 0.0}
+    report = run_arena("classic", ["random", "random"], games=2)
+    assert report["elo"] == {"random": 0.0} and report["elo_steps"] == []
+
+
 def result(seats, returns):
     return GameResult(0, 0, seats, 0, returns, [0] * len(seats), 1, 0.0)
 

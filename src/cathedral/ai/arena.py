@@ -487,8 +487,9 @@ def summarise(
         for r in mine:
             per_game.append(comparisons(r, first, second))
             strata.append(p)
-    elo = bradley_terry_elo((c for game in per_game for c in game), agents)
-    fits = bootstrap_elo(per_game, agents, strata, samples=bootstrap)
+    names = list(dict.fromkeys(agents))  # an agent may be listed twice (self-play)
+    elo = bradley_terry_elo((c for game in per_game for c in game), names)
+    fits = bootstrap_elo(per_game, names, strata, samples=bootstrap)
     timing: dict[str, dict[str, float]] = {}
     for spec in agents:
         times = [t for r in results for t in r.move_times.get(spec, [])]
@@ -506,9 +507,9 @@ def summarise(
         "pairings": rows,
         "elo": elo,
         "elo_interval": {
-            name: list(percentile_interval(fits[:, k])) for k, name in enumerate(agents)
+            name: list(percentile_interval(fits[:, k])) for k, name in enumerate(names)
         },
-        "elo_steps": ladder_steps(fits, agents, elo),
+        "elo_steps": ladder_steps(fits, names, elo),
         "timing": timing,
         "games": [
             {

@@ -57,7 +57,7 @@ def bradley_terry_elo(
     Hunter (2004); the Elo of strength ``g`` is ``400 * log10(g)``.
     """
     results = list(results)
-    names = list(agents or [])
+    names = list(dict.fromkeys(agents or []))
     for a, b, _ in results:
         for name in (a, b):
             if name not in names:
@@ -78,6 +78,8 @@ def _wins(results: Iterable[Comparison], index: dict[str, int]) -> np.ndarray:
 
 def _fit(wins: np.ndarray, prior_draws: float, iterations: int) -> np.ndarray:
     """Bradley-Terry Elo (mean 0) from a matrix of points scored."""
+    wins = wins.copy()
+    np.fill_diagonal(wins, 0.0)  # an agent against itself says nothing of its strength
     met = (wins + wins.T) > 0
     wins = wins + met * (prior_draws / 2)
     games = wins + wins.T
@@ -104,8 +106,9 @@ def bootstrap_elo(
     seed: int = 0,
     prior_draws: float = 1.0,
 ) -> np.ndarray:
-    """Returns ``samples`` Elo fits (rows; columns in the order of ``agents``) to the games
-    resampled with replacement, each stratum (pairing) keeping its number of games."""
+    """Returns ``samples`` Elo fits (rows; columns in the order of ``agents``, which must be
+    distinct) to the games resampled with replacement, each stratum (pairing) keeping its
+    number of games."""
     index = {name: i for i, name in enumerate(agents)}
     per_game = [_wins(g, index) for g in games]
     groups: dict[int, list[int]] = {}
