@@ -8,20 +8,9 @@ import random
 import pytest
 
 import cathedral
-from cathedral.ai import analyse, load_agent
+from cathedral.ai import analyse
 from cathedral.ai.analysis import expected_scores, solved_words
 from cathedral.games.allmer.state import AllmerState
-
-
-def _classic_endgame():
-    """Three plies before the end of a greedy classic game (small enough to solve exactly)."""
-    game = cathedral.load("classic")
-    agent = load_agent("greedy", game, seed=2)
-    state, line = game.new_initial_state(), []
-    while not state.is_terminal():
-        line.append(state.clone())
-        state.apply_action(agent.choose(state))
-    return line[-3]
 
 
 def test_expected_scores_map_returns_to_zero_one():
@@ -30,8 +19,8 @@ def test_expected_scores_map_returns_to_zero_one():
     assert expected_scores([1 / 3, -1.0, 1 / 3, 1 / 3]) == [0.6667, 0.0, 0.6667, 0.6667]
 
 
-def test_analyse_classic_endgame_is_solved_with_its_margin():
-    state = _classic_endgame()
+def test_analyse_classic_endgame_is_solved_with_its_margin(classic_endgame):
+    state = classic_endgame
     result = analyse(state, "alphabeta:iterations=200000,endgame=0.5")
     mover = state.current_player()
     assert result.proven and result.final

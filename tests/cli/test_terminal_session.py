@@ -12,7 +12,6 @@ import pytest
 
 import cathedral
 from cathedral import Record
-from cathedral.ai import load_agent
 from cathedral.ai.base import Agent
 from cathedral.terminal import Session, resume_game
 from cathedral.terminal.lineedit import LineReader, completions, next_words
@@ -149,14 +148,8 @@ def test_hint_says_its_value_scale(tmp_path):
     assert re.search(r"expected score for Light [01]\.\d\d .*" + scale, out)
 
 
-def test_hint_in_a_solved_classic_endgame_says_who_wins_by_how_much(tmp_path):
-    game = cathedral.load("classic")
-    agent = load_agent("greedy", game, seed=2)
-    state, line = game.new_initial_state(), []
-    while not state.is_terminal():
-        line.append(state.clone())
-        state.apply_action(agent.choose(state))
-    endgame = line[-3]  # three placements before the end: solved at once
+def test_hint_in_a_solved_classic_endgame_says_who_wins_by_how_much(tmp_path, classic_endgame):
+    endgame = classic_endgame  # three placements before the end: solved at once
     seats = ["random", "random"]
     seats[endgame.current_player()] = "human"
     _, out = session("hint alphabeta:iterations=200000,endgame=0.5\nquit\n", tmp_path,

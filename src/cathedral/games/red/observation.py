@@ -207,7 +207,8 @@ def _cathedral(state: RedState, player: int) -> np.ndarray:
     facts = _cathedral_facts(state)
     cached = state.__dict__.get("_cathedral_obs")
     if cached is None or cached[0] != facts:
-        absolute = _cathedral_block(state, cached[0] if cached else None, cached and cached[1][0])
+        old_facts, old_block = (cached[0], cached[1][0]) if cached else (None, None)
+        absolute = _cathedral_block(state, old_facts, old_block)
         cached = state._cathedral_obs = (tuple(f[:] for f in facts), {0: absolute})
     seen = cached[1]
     block = seen.get(player)
