@@ -3,6 +3,7 @@
     python benchmarks/ladder.py                          # every setting, every level, 100 games
     python benchmarks/ladder.py allmer2 --levels random easy medium hard
     python benchmarks/ladder.py classic --games 20 --jobs 2
+    python benchmarks/ladder.py classic --adjacent     # only each level against the next
     python benchmarks/ladder.py --table                  # the table from the saved reports
 
 Each setting plays every pairing of its levels (with more than two players, each level alone
@@ -11,6 +12,7 @@ the report as ``benchmarks/reports/ladder_<setting>_<games>.json`` (and ``.csv``
 gives, per setting, each level's Bradley-Terry Elo (mean 0) with its 95% bootstrap interval,
 its step over the level below with that difference's interval, and the time per move; the
 target of each step is +100 Elo with the interval above 0. Levels are listed weakest first.
+Classic games start from two random moves (``OPENING``), the same for both colours.
 
 Copy the table, with the machine line, into benchmarks/RESULTS.md and the README.
 """
@@ -36,15 +38,23 @@ SETTINGS = {
     "red3": ("red", {"players": 3}),
     "red4": ("red", {"players": 4}),
 }
+# Random moves before the levels take over, per setting: classic's searches are deterministic,
+# so without them each pairing replays the same two games; a random Cathedral and first
+# building give thousands of openings. The others vary already (dice; allmer's time limits
+# and repetitions).
+OPENING = {"classic": 2}
 TARGET_STEP = 100.0
 
 
-def run(setting: str, levels: list[str], games: int, jobs: int, seed: int) -> Path:
+def run(
+    setting: str, levels: list[str], games: int, jobs: int, seed: int, adjacent: bool = False
+) -> Path:
     """Plays one setting's ladder and saves its report; returns the report's path."""
     name, params = SETTINGS[setting]
     report = run_arena(
         name, levels, games=games, jobs=jobs, params=params, seed=seed,
-        all_pairs=params.get("players", 2) > 2, quiet=False,
+        all_pairs=params.get("players", 2) > 2, adjacent=adjacent,
+        opening=OPENING.get(setting, 0), quiet=False,
     )
     report["setting"] = setting
     report["machine"] = machine()
@@ -97,6 +107,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100, help="games a pairing")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--adjacent", action="store_true",
+                        help="play each level only against the next (where the far pairings "
+                        "are foregone and costly)")
     parser.add_argument("--table", action="store_true", help="only print the saved table")
     args = parser.parse_args()
     unknown = [s for s in args.settings if s not in SETTINGS]
@@ -110,7 +123,10 @@ def main() -> int:
             if any(REPORTS.glob(f"ladder_{s}_*.json"))
         ]
     else:
-        paths = [run(s, args.levels, args.games, args.jobs, args.seed) for s in settings]
+        paths = [
+            run(s, args.levels, args.games, args.jobs, args.seed, args.adjacent)
+            for s in settings
+        ]
     print(f"\n{datetime.date.today()} - {machine()}\n")
     print(table(paths))
     return 0

@@ -107,6 +107,43 @@ def test_alphabeta_depth_budget_and_principal_variation():
     assert sum(info.values) == pytest.approx(0.0)
 
 
+def test_alphabeta_searches_the_last_iterations_best_move_first():
+    state = _classic_midgame(5)
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=3), width=4, root_width=8)
+    searched, bests = [], []
+    root_search = agent._root_search
+
+    def spy(position, depth, previous=None):
+        searched.append(previous)
+        result = root_search(position, depth, previous)
+        bests.append(result[0])
+        return result
+
+    agent._root_search = spy
+    agent.analyse(state)
+    assert searched == [None, *bests[:-1]]
+
+
+def test_alphabeta_keeps_a_better_move_an_unfinished_iteration_found():
+    from cathedral.ai.alphabeta import _OutOfBudget
+
+    state = _classic_midgame(5)
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=2), width=4, root_width=8)
+    first, other = state.legal_actions()[:2]
+
+    def root_search(position, depth, previous=None):
+        if depth == 1:
+            agent._cut = True  # not solved: deepen
+            return first, 0.1, [(first, 0.1), (other, 0.0)]
+        # Depth 2 found `other` better than the last best, then ran out of budget.
+        agent._partial = (other, 0.3, [(other, 0.3), (first, 0.2)])
+        raise _OutOfBudget
+
+    agent._root_search = root_search
+    info = agent.analyse(state)
+    assert info.action == other and info.depth == 1
+
+
 def test_unbounded_budgets_are_refused():
     with pytest.raises(ValueError, match="bounded"):
         MCTSAgent(budget=Budget())

@@ -16,7 +16,7 @@ from cathedral.ai.arena import (
     schedule,
     wilson_interval,
 )
-from cathedral.core.errors import AgentError
+from cathedral.core.errors import AgentError, CathedralError
 
 
 def test_wilson_interval_known_values():
@@ -58,6 +58,33 @@ def test_four_seat_schedule_rotates_the_first_agent_through_every_seat():
     assert all(t.seats.count("greedy") == 3 for t in tasks)
     pairings, _ = schedule("allmer", {}, ["a", "b", "c"], 4, num_players=4, all_pairs=True)
     assert len(pairings) == 6
+
+
+def test_adjacent_schedule_pairs_each_agent_with_the_next():
+    pairings, tasks = schedule("classic", {}, ["a", "b", "c", "d"], 2, num_players=2,
+                               adjacent=True)
+    assert pairings == [("a", "b"), ("b", "c"), ("c", "d")]
+    assert len(tasks) == 6
+    pairings, _ = schedule("allmer", {}, ["a", "b", "c"], 4, num_players=4, adjacent=True)
+    assert pairings == [("b", "a"), ("c", "b")]  # each alone against a table of the one below
+
+
+def test_an_opening_is_shared_by_both_colourings_and_differs_between_pairs():
+    _, tasks = schedule("classic", {}, ["random", "greedy"], 4, num_players=2, opening=2)
+    games = [arena.play_game(task) for task in tasks]
+    openings = [tuple(g.record["actions"][:2]) for g in games]
+    assert openings[0] == openings[1] and openings[2] == openings[3]
+    assert openings[0] != openings[2]
+    assert all(g.record["meta"]["opening"] == 2 for g in games)
+    # The opening's moves are nobody's: only the agents' own moves are timed.
+    for g in games:
+        assert sum(len(t) for t in g.move_times.values()) == g.plies - 2
+
+
+def test_a_bad_opening_is_refused():
+    for bad in (-1, 1.5, True):
+        with pytest.raises(CathedralError, match="--opening"):
+            schedule("classic", {}, ["a", "b"], 2, num_players=2, opening=bad)
 
 
 def _result(seats, returns, pairing=0, index=0):

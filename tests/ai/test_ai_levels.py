@@ -85,5 +85,11 @@ def test_every_level_of_every_game_is_bounded_and_loads(name, players):
         assert budget.is_bounded()
         if level in limits and budget.seconds is not None:
             assert budget.seconds <= limits[level] / 2  # half the limit: room for the machine
-    assert load_agent("hard", game).name == ("alphabeta" if (name, players) == ("allmer", 2)
-                                             else "rollout")
+    assert load_agent("hard", game).name == ("alphabeta" if name == "allmer" else "rollout")
+
+
+def test_classic_medium_looks_two_plies_ahead_and_hard_deepens_with_the_solver():
+    game = cathedral.load("classic")
+    medium, hard = load_agent("medium", game), load_agent("hard", game)
+    assert medium.budget.depth == 2 and medium.budget.seconds <= 2
+    assert hard.budget.depth is None and hard.endgame > 0

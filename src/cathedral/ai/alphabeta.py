@@ -116,6 +116,7 @@ class AlphaBetaAgent(Agent):
         self.nodes = 0
         self._seen: set[object] = set()
         self._game_history: list[Action] = []
+        self._partial: tuple[Action, float, list[tuple[Action, float]]] | None = None
 
     def reset(self) -> None:
         if self.solver is not None:
@@ -151,9 +152,15 @@ class AlphaBetaAgent(Agent):
         proven = False
         for depth in range(1, max_depth + 1):
             self._cut = False
+            self._partial = None
             try:
-                result = self._root_search(state, depth)
+                result = self._root_search(state, depth, None if best is None else best[0])
             except _OutOfBudget:
+                # An unfinished iteration searched the last best move first: any move it found
+                # better than that one is better at the new depth too, so it is kept.
+                partial = self._partial
+                if partial is not None and best is not None and partial[0] != best[0]:
+                    best = partial
                 break
             best, completed = result, depth
             proven = not self._cut or abs(result[1]) >= WIN  # solved, or a forced result
@@ -230,9 +237,14 @@ class AlphaBetaAgent(Agent):
         return [value if p == self._root else others for p in range(n)]
 
     def _root_search(
-        self, state: State, depth: int
+        self, state: State, depth: int, previous: Action | None = None
     ) -> tuple[Action, float, list[tuple[Action, float]]]:
         actions = self._ordered(state, self.root_width)
+        if previous is not None and previous in actions:
+            # The last iteration's best first: its value bounds the rest from the start, so
+            # most alternatives are refuted by a cut rather than searched in full.
+            actions.remove(previous)
+            actions.insert(0, previous)
         alpha, beta = -math.inf, math.inf
         scores: list[tuple[Action, float]] = []
         best_action, best = actions[0], -math.inf
@@ -244,6 +256,8 @@ class AlphaBetaAgent(Agent):
             if value > best:
                 best_action, best = action, value
                 alpha = max(alpha, value)
+                if len(scores) > 1:
+                    self._partial = (best_action, best, sorted(scores, key=lambda x: -x[1]))
         key = position_key(state)
         self.table[(key, self._root)] = (depth, best, EXACT, best_action)
         # Earlier-searched alternatives hold exact values only up to alpha; order by them.

@@ -5,7 +5,12 @@ cathedral.ai.arena``) plays every pairing of the agents named (levels, agent nam
 such as ``mcts:seconds=2``):
 
 - With two seats, each pair of agents plays ``N`` games in pairs with colours swapped, each
-  pair of games from the same seed (so dice fall alike for both colourings).
+  pair of games from the same seed (so dice fall alike for both colourings). ``--adjacent``
+  plays only neighbours in the list (a ladder, weakest first: the ratings need no more; with
+  more seats, each agent alone against a table of the one before it).
+- ``--opening K`` starts every game with ``K`` uniformly random moves, the same for both games
+  of a pair: deterministic searches would otherwise replay one game over and over (the way
+  engine testers play from a book of openings, each with both colours).
 - With more seats, the first agent plays alone against a full table of each other agent,
   taking every seat in turn (``--all-pairs`` also measures every other agent alone against
   each field).
@@ -30,7 +35,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from cathedral.ai.ratings import (
@@ -58,6 +63,7 @@ class GameTask:
     params: dict[str, Any]
     seats: list[str]
     seed: int
+    opening: int = 0  # random moves before the agents take over
 
 
 @dataclass
@@ -92,6 +98,7 @@ def play_game(task: GameTask) -> GameResult:
         load_agent(spec, game, seed=task.seed * 101 + seat) for seat, spec in enumerate(task.seats)
     ]
     dice = random.Random(task.seed)
+    opening = random.Random(f"opening {task.seed}")  # its own stream: dice stay as without
     state = game.new_initial_state()
     move_times: dict[str, list[float]] = {}
     start = time.perf_counter()
@@ -100,6 +107,10 @@ def play_game(task: GameTask) -> GameResult:
         player = state.current_player()
         if player == CHANCE:
             state.apply_action(chance_sample(state, dice))
+            continue
+        if plies < task.opening:
+            state.apply_action(opening.choice(state.legal_actions()))
+            plies += 1
             continue
         spec = task.seats[player]
         began = time.perf_counter()
@@ -120,9 +131,10 @@ def play_game(task: GameTask) -> GameResult:
             ) from exc
         move_times.setdefault(spec, []).append(time.perf_counter() - began)
         plies += 1
-    record = Record.from_state(
-        state, players=list(task.seats), meta={"seed": task.seed, "arena_game": task.index}
-    )
+    meta = {"seed": task.seed, "arena_game": task.index}
+    if task.opening:
+        meta["opening"] = task.opening
+    record = Record.from_state(state, players=list(task.seats), meta=meta)
     return GameResult(
         index=task.index,
         pairing=task.pairing,
@@ -149,12 +161,16 @@ def schedule(
     num_players: int,
     seed: int = 0,
     all_pairs: bool = False,
+    adjacent: bool = False,
+    opening: int = 0,
 ) -> tuple[list[tuple[str, str]], list[GameTask]]:
     """Returns the pairings (first agent, second agent) and every game to play.
 
-    Two seats: every pair, ``games`` games each, seats swapped within each pair of games
-    (games 2k and 2k+1 share a seed). More seats: the first agent (or, with ``all_pairs``,
-    each agent) alone against a table of another; its seat cycles through every seat.
+    Two seats: every pair (``adjacent``: each agent and the next), ``games`` games each, seats
+    swapped within each pair of games (games 2k and 2k+1 share a seed, so also their
+    ``opening`` random moves). More seats: the first agent (or, with ``all_pairs``, each agent;
+    with ``adjacent``, each agent after the first, against the one before it) alone against a
+    table of another; its seat cycles through every seat.
     """
     if len(agents) < 2:
         raise CathedralError("the arena needs at least two agents")
@@ -163,7 +179,15 @@ def schedule(
             f"--games {games}: expected a positive multiple of {num_players} (each agent "
             f"takes every seat equally often, so {num_players} games is the smallest match)"
         )
-    if num_players == 2:
+    if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
+        raise CathedralError(f"--opening {opening}: expected a number of moves, 0 or more")
+    if adjacent and num_players == 2:
+        pairings = list(pairwise(agents))
+    elif adjacent:
+        # Each agent alone against a table of the one listed before it: the test a stronger
+        # level must pass, and far cheaper than a weak player alone among strong ones.
+        pairings = [(b, a) for a, b in pairwise(agents)]
+    elif num_players == 2:
         pairings = list(combinations(agents, 2))
     else:
         heads = agents if all_pairs else agents[:1]
@@ -178,7 +202,9 @@ def schedule(
                 seats = [second] * num_players
                 seats[g % num_players] = first
                 game_seed = seed * 1_000_003 + p * 10_007 + g // num_players
-            tasks.append(GameTask(len(tasks), p, game_name, dict(params), seats, game_seed))
+            tasks.append(
+                GameTask(len(tasks), p, game_name, dict(params), seats, game_seed, opening)
+            )
     return pairings, tasks
 
 
@@ -284,6 +310,8 @@ def run_arena(
     params: dict[str, Any] | None = None,
     seed: int = 0,
     all_pairs: bool = False,
+    adjacent: bool = False,
+    opening: int = 0,
     quiet: bool = True,
     play: Callable[[GameTask], GameResult] = play_game,
     ray: str | None = None,
@@ -302,7 +330,7 @@ def run_arena(
         load_agent(spec, game, seed=0)
     pairings, tasks = schedule(
         game_name, game.params, agents, games, num_players=game.num_players, seed=seed,
-        all_pairs=all_pairs,
+        all_pairs=all_pairs, adjacent=adjacent, opening=opening,
     )
     progress = Progress(len(tasks), f"{game_name}", quiet=quiet)
     results: list[GameResult] = []
@@ -315,6 +343,8 @@ def run_arena(
         progress.close()
     results.sort(key=lambda r: r.index)
     where = {} if ray is None else {"ray": ray or "local"}
+    if opening:
+        where["opening"] = opening
     return summarise(
         game_name, game.params, list(agents), pairings, results, games_per_pairing=games,
         seed=seed, jobs=jobs, **where, seconds=time.perf_counter() - start,
@@ -600,6 +630,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the seed of every game and agent")
     parser.add_argument("--all-pairs", action="store_true",
                         help="with more than two seats, rate every agent against every field")
+    parser.add_argument("--adjacent", action="store_true",
+                        help="play only each agent and the next (a ladder, weakest first)")
+    parser.add_argument("--opening", type=int, default=0, metavar="K",
+                        help="start every game with K random moves, the same for both colours")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                         help="play the games as Ray tasks: on a local Ray instance of --jobs "
@@ -635,7 +669,7 @@ def run_command(args: argparse.Namespace) -> int:
         report = run_arena(
             args.game, args.agents, games=args.games, jobs=args.jobs,
             params=_params(args.param), seed=args.seed, all_pairs=args.all_pairs,
-            quiet=args.quiet, ray=args.ray,
+            adjacent=args.adjacent, opening=args.opening, quiet=args.quiet, ray=args.ray,
         )
     except CathedralError as exc:
         print(f"cathedral arena: error: {exc}", file=sys.stderr)

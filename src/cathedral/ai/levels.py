@@ -16,21 +16,22 @@ max       the same search with far more time, for analysis and patient players
 The searches per game:
 
 - ``classic`` (2 players, no chance, branching in the hundreds): alpha-beta with heuristic
-  move ordering and forward pruning (``width`` best actions per inner node), iterative
-  deepening to the time limit; the endgame is searched to the end. Hard and max first give
+  move ordering and forward pruning (``width`` best actions per inner node). Medium searches
+  two plies (a placement and the reply, 0.2 s a move); hard and max deepen iteratively to
+  the time limit, and the endgame is searched to the end. Hard and max first give
   half their time to the exact endgame solver once at most 40 placements are legal, so a
   solvable endgame is played for the best final margin (``cathedral.ai.endgame``).
 - ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
   conversions) and contempt for draws and repeated positions; medium 0.1 s and hard 0.25 s
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
-  players, greedy rollouts (``cathedral.ai.rollout``): each of the heuristic's best 6 / 16 /
-  all steps is played out greedily by everyone for a round and scored by ``evaluate()``
-  (medium / hard / max), within 1 / 5 / 20 s.
+  players, medium plays greedy rollouts (``cathedral.ai.rollout``: each of the heuristic's
+  best 6 steps played out greedily by everyone for a round and scored by ``evaluate()``);
+  hard and max the paranoid alpha-beta (the other three against the mover) on 0.2 / 2 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
-  decisions, played out for one round. 2 players: 3 / 6 / 8 candidates on 1 / 4 / 5 s of
-  dice samples; 3-4 players: 3 / 4 / 8 candidates on 1 / 2 / 5 s of samples (medium / hard /
-  max). A tenth of a second or so per decision for hard; every rollout level also stops at
-  1 s (medium) or 5 s (hard and max) whatever its other limits.
+  decisions, played out for one round (medium / hard / max). 2 players: 3 / 8 / 8 candidates
+  on 1 / 8 dice samples / as many as 5 s allow; 3-4 players: 3 / 4 / 8 candidates on 1 / 2
+  samples / 5 s. Every rollout level also stops at 1 s (medium) or 5 s (hard and max)
+  whatever its other limits.
 - any other game: MCTS.
 """
 
@@ -61,9 +62,13 @@ DEFAULT_LEVELS: dict[str, Spec] = _search_levels(
 )
 
 LEVELS: dict[str, dict[str, Spec]] = {
+    # Classic medium looks two plies ahead (a placement and the reply); hard deepens for
+    # 5 s and solves endgames exactly. A medium deepening for 1 s played level with hard
+    # (9-2-9 in 20 games from random openings): the extra plies of hard's forward-pruned
+    # search buy little over a second's, so medium stops at two to leave hard a step above.
     "classic": _search_levels(
         "alphabeta",
-        {"budget": Budget(seconds=1.0), "width": 8, "root_width": 24},
+        {"budget": Budget(depth=2, seconds=2.0), "width": 8, "root_width": 24},
         {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40, "endgame": 0.5},
         {"budget": Budget(seconds=20.0), "width": 14, "root_width": 60, "endgame": 0.5},
     ),
@@ -78,14 +83,16 @@ LEVELS: dict[str, dict[str, Spec]] = {
         {"budget": Budget(seconds=10.0), "width": 16, "root_width": None, "contempt": 0.3},
     ),
     # The Red Cathedral: greedy rollouts (the greedy player is the opponent's exact model,
-    # short of the dice), the best 3 / 6 / 8 decisions played out for one round on
-    # 1 / 4 / as many dice samples as 5 s allow (a turn is many decisions), compared on the
-    # same dice. Hard rolls out one round: 5 candidates over 2 rounds beat greedy as well but
-    # only drew level with medium (18-22 in 40 games); this one went 26-14.
+    # short of the dice), the best 3 / 8 / 8 decisions played out for one round on
+    # 1 / 8 / as many dice samples as 5 s allow (a turn is many decisions), compared on the
+    # same dice. Against medium (rules version 2): 6 candidates on 4 samples won 27 of 40
+    # games, 8 on 16 samples 27 of 34; hard takes the middle road at half the latter's time.
+    # One round: 5 candidates over 2 rounds beat greedy as well but only drew level with
+    # medium (18-22 in 40 games).
     "red": _search_levels(
         "rollout",
         {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
-        {"budget": Budget(iterations=24, seconds=5.0), "candidates": 6, "horizon": 1},
+        {"budget": Budget(iterations=64, seconds=5.0), "candidates": 8, "horizon": 1},
         {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 1},
     ),
 }
@@ -99,16 +106,23 @@ MULTIPLAYER_LEVELS: dict[str, Spec] = _search_levels(
 )
 
 MULTIPLAYER: dict[str, dict[str, Spec]] = {
-    # Allmer's game with 4 players: no chance, so one greedy rollout per candidate says all a
-    # rollout can (more only re-breaks the greedy players' ties): one pass over 6 / 16 / every
-    # step. One round: longer rollouts lean on the rivals being greedy, and a 2-round hard
-    # lost 39 of 40 games to three 1-round mediums.
-    "allmer": _search_levels(
-        "rollout",
-        {"budget": Budget(iterations=6, seconds=1.0), "candidates": 6, "horizon": 1},
-        {"budget": Budget(iterations=16, seconds=5.0), "candidates": 16, "horizon": 1},
-        {"budget": Budget(iterations=1, seconds=20.0), "candidates": None, "horizon": 1},
-    ),
+    # Allmer's game with 4 players. Medium: no chance, so one greedy rollout per candidate
+    # says all a rollout can: one pass over the heuristic's best 6 steps, one round deep
+    # (a 2-round rollout lost 39 of 40 games to three 1-round mediums: longer rollouts lean
+    # on the rivals being greedy). Hard and max: the paranoid alpha-beta (everybody else
+    # against the mover), which assumes nothing about how the rivals choose; on 0.2 s a move
+    # it won 13 of 13 screening games against three mediums, where a 16-step rollout won 12
+    # of 40. A game is some 200 moves a player, hence the short times.
+    "allmer": {
+        "random": ("random", {}),
+        "easy": ("greedy", {}),
+        "medium": (
+            "rollout",
+            {"budget": Budget(iterations=6, seconds=1.0), "candidates": 6, "horizon": 1},
+        ),
+        "hard": ("alphabeta", {"budget": Budget(seconds=0.2), "width": 8, "root_width": 16}),
+        "max": ("alphabeta", {"budget": Budget(seconds=2.0), "width": 10, "root_width": 24}),
+    },
     # The Red Cathedral with 3-4 players: a round is three rivals' turns, so one round.
     "red": _search_levels(
         "rollout",
