@@ -196,7 +196,10 @@ def hint(state: State, level: str = "medium", seed: int | None = 0) -> SearchInf
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("a hint needs a player to move")
     agent = load_agent(level, state.game, seed=seed)
-    return agent.analyse(state)
+    try:
+        return agent.analyse(state)
+    finally:
+        agent.close()
 
 
 __all__ = [

@@ -30,6 +30,12 @@ there are many).
   ``endgame_actions`` legal actions the exact solver (``cathedral.ai.endgame``) gets that share
   of the time first: if it finishes, the move is the best by final score margin, not merely a
   winning one, and the margin is reported. Otherwise the search goes on in the time left.
+- With ``workers`` above 1 (None: every core) the root is split: its actions are dealt
+  round-robin, best first, to that many processes (``cathedral.ai.parallel``), each deepening
+  on its share with its own table and cutting against the best value any of them has proven
+  at the same depth. The answer is the best action at the deepest depth all of them
+  completed (a forced win found by any of them at once). Each depth is reported as soon as
+  all have completed it.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from cathedral.ai.base import Agent, position_key, static_values
 from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
 from cathedral.ai.endgame import EndgameSolver
 from cathedral.ai.mcts import play
+from cathedral.ai.parallel import Helpers, HelpersFailed, HelpersOwner, Report, Shared
 from cathedral.core.contract import CHANCE, TERMINAL, Action, State
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -51,7 +58,14 @@ class _OutOfBudget(Exception):
     """Raised inside the search when the budget runs out mid-iteration."""
 
 
-class AlphaBetaAgent(Agent):
+# One completed depth of a worker's share: depth, best action, its value, the share's scores,
+# whether lines were cut short, whether the value is exact (not a bound below another
+# worker's), the principal variation, and whether the share is settled (deepening it further
+# cannot change its value).
+ShareDepth = tuple[int, Action, float, list[tuple[Action, float]], bool, bool, list[Action], bool]
+
+
+class AlphaBetaAgent(HelpersOwner, Agent):
     """Iterative-deepening alpha-beta (see the module docstring).
 
     Args:
@@ -66,6 +80,7 @@ class AlphaBetaAgent(Agent):
             repetition or a quiet-move rule would end the game level).
         endgame: the share of the budget the exact endgame solver may spend first (0: never).
         endgame_actions: the solver is tried only where at most this many actions are legal.
+        workers: processes to split the root among (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
     """
 
@@ -85,9 +100,20 @@ class AlphaBetaAgent(Agent):
         contempt: float = 0.0,
         endgame: float = 0.0,
         endgame_actions: int = 40,
+        workers: int | None = 1,
         clock: Clock | None = None,
     ) -> None:
         super().__init__(seed)
+        self._kwargs = {
+            "budget": budget, "width": width, "root_width": root_width,
+            "extensions": extensions, "quiescence": quiescence,
+            "chance_samples": chance_samples, "table_size": table_size, "contempt": contempt,
+            "endgame": endgame, "endgame_actions": endgame_actions,
+        }
+        self._seed = seed
+        if workers is not None and workers < 1:
+            raise ValueError(f"workers must be at least 1 (or None for every core), got {workers}")
+        self.workers = workers
         self.budget = budget or Budget(depth=2)
         if not self.budget.is_bounded():
             raise ValueError("alpha-beta needs a bounded budget (seconds, iterations or depth)")
@@ -106,6 +132,8 @@ class AlphaBetaAgent(Agent):
         }
         if endgame:
             self.params |= {"endgame": endgame, "endgame_actions": endgame_actions}
+        if workers != 1:
+            self.params["workers"] = workers
         if not 0.0 <= endgame <= 1.0:
             raise ValueError(f"endgame is a share of the budget, 0 to 1, got {endgame!r}")
         self.endgame = endgame
@@ -117,6 +145,7 @@ class AlphaBetaAgent(Agent):
         self._seen: set[object] = set()
         self._game_history: list[Action] = []
         self._partial: tuple[Action, float, list[tuple[Action, float]]] | None = None
+        self._shared: Shared | None = None
 
     def reset(self) -> None:
         if self.solver is not None:
@@ -146,6 +175,16 @@ class AlphaBetaAgent(Agent):
         solved = self._solve_endgame(state)
         if solved is not None:
             return solved
+        if self.workers != 1:
+            helpers = self.helpers(type(self), self._kwargs, self._seed)
+            if helpers is not None:
+                try:
+                    split = self._split(state, helpers)
+                except HelpersFailed:
+                    self.helpers_failed()  # search alone in the time left
+                else:
+                    if split is not None:
+                        return split
         max_depth = self.budget.depth or 64
         best: tuple[Action, float, list[tuple[Action, float]]] | None = None
         completed = 0
@@ -174,18 +213,125 @@ class AlphaBetaAgent(Agent):
         return self._info(state, best, completed, proven)
 
     def _info(self, state: State, best: tuple[Action, float, list[tuple[Action, float]]],
-              depth: int, proven: bool) -> SearchInfo:
+              depth: int, proven: bool, pv: list[Action] | None = None) -> SearchInfo:
         action, value, scores = best
         return SearchInfo(
             action=action,
             values=self._values(state, value, proven),
-            pv=self._pv(state, action),
+            pv=pv or self._pv(state, action),
             iterations=self.nodes,
             seconds=self._deadline.elapsed(),
             depth=depth,
             proven=proven,
             scores=scores,
         )
+
+    # ----- the root split over processes ---------------------------------------------------
+
+    def _split(self, state: State, helpers: Helpers) -> SearchInfo | None:
+        """Deals the root's actions out to the workers and merges their depths (see the
+        module docstring); None when there is nothing to split (one action)."""
+        actions = self._ordered(state, self.root_width)
+        shares = [actions[i::len(helpers)] for i in range(len(helpers))]
+        shares = [share for share in shares if share]
+        if len(shares) < 2:
+            return None
+        budget = self._left(len(shares))
+        depths: list[dict[int, ShareDepth]] = [{} for _ in shares]
+        merged: tuple[ShareDepth, bool] | None = None
+        completed, nodes = 0, 0
+        calls = [(state, share, budget) for share in shares]
+        for worker, kind, item in helpers.call("search_share", calls):
+            if kind == "answer":
+                nodes += item
+                continue
+            depths[worker][item[0]] = item
+            if item[2] >= WIN and item[5]:  # a forced win: no other action can do better
+                merged, completed = (item, True), item[0]
+                helpers.shared.stop()
+                continue
+            while merged is None or not merged[1]:
+                found = self._merge(depths, completed + 1)
+                if found is None:
+                    break
+                merged, completed = found, completed + 1
+                if self.progress is not None:
+                    self.progress(self._split_info(state, found, completed))
+                if found[1]:
+                    helpers.shared.stop()  # proven: the workers may stop
+        self.nodes += nodes
+        if merged is None:  # not even depth 1 finished: the best action by heuristic
+            return self._info(state, (actions[0], 0.0, [(actions[0], 0.0)]), 0, False)
+        return self._split_info(state, merged, completed)
+
+    def _left(self, shares: int) -> Budget:
+        """Returns what each worker may spend: the time left, the nodes left shared out."""
+        budget, deadline = self.budget, self._deadline
+        seconds = None
+        if budget.seconds is not None:
+            seconds = max(1e-3, budget.seconds - deadline.elapsed())
+        iterations = None
+        if budget.iterations is not None:
+            iterations = max(1, (budget.iterations - self.nodes) // shares)
+        return Budget(seconds=seconds, iterations=iterations, depth=budget.depth)
+
+    @staticmethod
+    def _merge(depths: list[dict[int, ShareDepth]], depth: int) -> tuple[ShareDepth, bool] | None:
+        """Returns the best of every worker's result at ``depth`` and whether it is proven,
+        or None while some worker has not completed that depth (a settled share counts at
+        every depth past the one it settled at)."""
+        results = []
+        for reported in depths:
+            result = reported.get(depth)
+            if result is None:
+                last = reported[max(reported)] if reported else None
+                if last is None or last[0] > depth or not last[7]:
+                    return None
+                result = last
+            results.append(result)
+        # Exact values first on a tie: a bound below another worker's value only equals it.
+        best = max(results, key=lambda r: (r[2], r[5]))
+        scores = sorted((s for r in results for s in r[3]), key=lambda item: -item[1])
+        proven = not any(r[4] for r in results) or abs(best[2]) >= WIN
+        return (depth, best[1], best[2], scores, best[4], best[5], best[6], best[7]), proven
+
+    def _split_info(self, state: State, merged: tuple[ShareDepth, bool], depth: int) -> SearchInfo:
+        found, proven = merged
+        return self._info(state, (found[1], found[2], found[3]), depth, proven, pv=found[6])
+
+    def search_share(self, state: State, actions: list[Action], budget: Budget, *,
+                     shared: Shared, report: Report) -> int:
+        """A worker's part of a split root (see ``_split``): deepens over ``actions`` alone,
+        reporting each completed depth; returns the nodes searched."""
+        self._deadline = Deadline(budget, self.clock)
+        self._root = state.current_player()
+        if len(self.table) > self.table_size:
+            self.table.clear()
+        if len(self._order_cache) > self.table_size // 10:
+            self._order_cache.clear()
+        self.nodes = 0
+        self._remember(state)
+        self._shared = shared
+        previous = None
+        try:
+            for depth in range(1, (budget.depth or 64) + 1):
+                self._cut = False
+                try:
+                    action, value, scores, exact = self._root_search(
+                        state, depth, previous, actions=actions, exact=True)
+                except _OutOfBudget:
+                    break
+                # Settled: searched to the end, or every action lost (a loss is exact even
+                # as a bound), or won (the merge stops everyone).
+                settled = not self._cut or value <= -WIN or (value >= WIN and exact)
+                report((depth, action, value, scores, self._cut, exact,
+                        self._pv(state, action), settled))
+                previous = action
+                if settled or self._deadline.time_expired():
+                    break
+        finally:
+            self._shared = None
+        return self.nodes
 
     def _solve_endgame(self, state: State) -> SearchInfo | None:
         """Returns the exact solver's answer when the position is small enough and it
@@ -237,9 +383,14 @@ class AlphaBetaAgent(Agent):
         return [value if p == self._root else others for p in range(n)]
 
     def _root_search(
-        self, state: State, depth: int, previous: Action | None = None
-    ) -> tuple[Action, float, list[tuple[Action, float]]]:
-        actions = self._ordered(state, self.root_width)
+        self, state: State, depth: int, previous: Action | None = None, *,
+        actions: list[Action] | None = None, exact: bool = False,
+    ) -> tuple:
+        """Searches the root to ``depth``: returns the best action, its value and every
+        action's score (and, with ``exact``, whether the best value is exact rather than a
+        bound under a value another worker proved)."""
+        shared = self._shared
+        actions = self._ordered(state, self.root_width) if actions is None else list(actions)
         if previous is not None and previous in actions:
             # The last iteration's best first: its value bounds the rest from the start, so
             # most alternatives are refuted by a cut rather than searched in full.
@@ -247,21 +398,27 @@ class AlphaBetaAgent(Agent):
             actions.insert(0, previous)
         alpha, beta = -math.inf, math.inf
         scores: list[tuple[Action, float]] = []
-        best_action, best = actions[0], -math.inf
+        best_action, best, best_exact = actions[0], -math.inf, False
         for action in actions:
+            if shared is not None:
+                alpha = max(alpha, shared.bound(depth))
             child = state.clone()
             play(child, action)
             value = self._search(child, depth - 1, alpha, beta, 0)
             scores.append((action, value))
             if value > best:
-                best_action, best = action, value
+                best_action, best, best_exact = action, value, value > alpha
+                if shared is not None and best_exact:
+                    shared.raise_bound(depth, value)
                 alpha = max(alpha, value)
                 if len(scores) > 1:
                     self._partial = (best_action, best, sorted(scores, key=lambda x: -x[1]))
-        key = position_key(state)
-        self.table[(key, self._root)] = (depth, best, EXACT, best_action)
+        if shared is None:
+            self.table[(position_key(state), self._root)] = (depth, best, EXACT, best_action)
         # Earlier-searched alternatives hold exact values only up to alpha; order by them.
         scores.sort(key=lambda item: -item[1])
+        if exact:
+            return best_action, best, scores, best_exact
         return best_action, best, scores
 
     # ----- the search ---------------------------------------------------------------------
@@ -272,7 +429,7 @@ class AlphaBetaAgent(Agent):
         deadline.iterations = self.nodes
         # Reading the clock costs far less than one node (a clone and a move), so every node
         # checks: a time budget is kept to within one node's work.
-        if deadline.expired():
+        if deadline.expired() or (self._shared is not None and self._shared.stopped()):
             raise _OutOfBudget
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ext: int) -> float:

@@ -121,4 +121,7 @@ def analyse(
     agent = load_agent(level, state.game, seed=seed)
     if progress is not None:
         agent.progress = lambda info: progress(to_analysis(state, info, level, final=False))
-    return to_analysis(state, agent.analyse(state), level, final=True)
+    try:
+        return to_analysis(state, agent.analyse(state), level, final=True)
+    finally:
+        agent.close()

@@ -34,6 +34,7 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 from typing import Any
@@ -97,40 +98,44 @@ def play_game(task: GameTask) -> GameResult:
     agents = [
         load_agent(spec, game, seed=task.seed * 101 + seat) for seat, spec in enumerate(task.seats)
     ]
-    dice = random.Random(task.seed)
-    opening = random.Random(f"opening {task.seed}")  # its own stream: dice stay as without
-    state = game.new_initial_state()
-    move_times: dict[str, list[float]] = {}
-    start = time.perf_counter()
-    plies = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(chance_sample(state, dice))
-            continue
-        if plies < task.opening:
-            state.apply_action(opening.choice(state.legal_actions()))
+    try:
+        dice = random.Random(task.seed)
+        opening = random.Random(f"opening {task.seed}")  # its own stream: dice stay as without
+        state = game.new_initial_state()
+        move_times: dict[str, list[float]] = {}
+        start = time.perf_counter()
+        plies = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(chance_sample(state, dice))
+                continue
+            if plies < task.opening:
+                state.apply_action(opening.choice(state.legal_actions()))
+                plies += 1
+                continue
+            spec = task.seats[player]
+            began = time.perf_counter()
+            try:
+                action = agents[player].choose(state)
+                state.apply_action(action)
+            except IllegalActionError as exc:
+                raise AgentError(
+                    f"agent {spec!r} (seat {player}) chose an illegal action in game {task.index}: "
+                    f"{exc}"
+                ) from None
+            except CathedralError:
+                raise
+            except Exception as exc:  # a crash inside an agent: say which and where
+                raise AgentError(
+                    f"agent {spec!r} (seat {player}) crashed in game {task.index} after "
+                    f"{plies} moves: {type(exc).__name__}: {exc}"
+                ) from exc
+            move_times.setdefault(spec, []).append(time.perf_counter() - began)
             plies += 1
-            continue
-        spec = task.seats[player]
-        began = time.perf_counter()
-        try:
-            action = agents[player].choose(state)
-            state.apply_action(action)
-        except IllegalActionError as exc:
-            raise AgentError(
-                f"agent {spec!r} (seat {player}) chose an illegal action in game {task.index}: "
-                f"{exc}"
-            ) from None
-        except CathedralError:
-            raise
-        except Exception as exc:  # a crash inside an agent: say which and where
-            raise AgentError(
-                f"agent {spec!r} (seat {player}) crashed in game {task.index} after "
-                f"{plies} moves: {type(exc).__name__}: {exc}"
-            ) from exc
-        move_times.setdefault(spec, []).append(time.perf_counter() - began)
-        plies += 1
+    finally:
+        for agent in agents:
+            agent.close()  # processes of searches that use every core
     meta = {"seed": task.seed, "arena_game": task.index}
     if task.opening:
         meta["opening"] = task.opening
@@ -361,9 +366,15 @@ def _played(
         for task in tasks:
             yield play(task)
     else:
+        # An executor's workers, unlike a Pool's, may start processes of their own (the
+        # searches that use every core).
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else None)
-        with context.Pool(jobs) as pool:
-            yield from pool.imap_unordered(play, tasks)
+        pool = ProcessPoolExecutor(jobs, mp_context=context)
+        try:
+            for future in as_completed([pool.submit(play, task) for task in tasks]):
+                yield future.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 # ----- Ray -------------------------------------------------------------------------------------

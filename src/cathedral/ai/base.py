@@ -85,6 +85,10 @@ class Agent:
     def reset(self) -> None:
         """Forgets anything kept between moves (a new game starts)."""
 
+    def close(self) -> None:
+        """Ends any processes the agent started (searches on several cores); it can still
+        play afterwards, starting them again if it needs them."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
 

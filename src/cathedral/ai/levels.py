@@ -10,7 +10,8 @@ random    uniformly random legal moves (a sanity floor)
 easy      greedy: one ply on the game's heuristic (instant)
 medium    a short search (must answer within 2 s; most games well under 1 s)
 hard      a stronger search (must answer within 10 s; see each game below)
-max       the same search with far more time, for analysis and patient players
+max       the same search with far more time on every core, for analysis and patient
+          players (``max:seconds=60`` gives it a minute)
 ========  ==========================================================================
 
 The searches per game:
@@ -42,6 +43,7 @@ from cathedral.ai.budget import Budget
 LEVEL_NAMES = ("random", "easy", "medium", "hard", "max")
 
 # (agent name, keyword arguments) per level; "budget" is a Budget.
+PARALLEL = ("alphabeta", "rollout")  # the agents that can search on every core (``workers``)
 Spec = tuple[str, dict]
 
 
@@ -51,7 +53,8 @@ def _search_levels(agent: str, medium: dict, hard: dict, max_: dict | None = Non
         "easy": ("greedy", {}),
         "medium": (agent, medium),
         "hard": (agent, hard),
-        "max": (agent, max_ or {**hard, "budget": hard["budget"].scaled(4)}),
+        "max": (agent, {**(max_ or {**hard, "budget": hard["budget"].scaled(4)}),
+                        **({"workers": None} if agent in PARALLEL else {})}),
     }
 
 
@@ -123,7 +126,8 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
             {"budget": Budget(iterations=6, seconds=1.0), "candidates": 6, "horizon": 1},
         ),
         "hard": ("alphabeta", {"budget": Budget(seconds=0.2), "width": 8, "root_width": 16}),
-        "max": ("alphabeta", {"budget": Budget(seconds=2.0), "width": 10, "root_width": 24}),
+        "max": ("alphabeta", {"budget": Budget(seconds=2.0), "width": 10, "root_width": 24,
+                              "workers": None}),
     },
     # The Red Cathedral with 3-4 players: a round is three rivals' turns, so one round.
     "red": _search_levels(

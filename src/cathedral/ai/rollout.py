@@ -16,6 +16,10 @@ least one pass, cut short only by a time limit; no further pass that the time le
 finish), so the answer improves with time; with an ``iterations`` budget alone it is
 deterministic under a seed. A decision with one legal action costs nothing.
 
+With ``workers`` above 1 (None: every core) the passes are shared out: each process
+(``cathedral.ai.parallel``) rolls out every candidate on dice of its own for the time left, and
+the means are taken over all their passes together.
+
 Why it beats the greedy player it is built on: the greedy player scores a decision on its
 own, while a rollout sees how the rest of the turn fits it and what the rivals' replies and
 the dice do to it (a die moved where the next player wants it, a card claimed under a rival's
@@ -29,6 +33,7 @@ import random
 from cathedral.ai.base import Agent, chance_sample, pick_best, static_values
 from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
 from cathedral.ai.mcts import play
+from cathedral.ai.parallel import HelpersFailed, HelpersOwner, Report, Shared
 from cathedral.core.contract import CHANCE, TERMINAL, Action, State
 
 
@@ -41,7 +46,7 @@ def greedy_action(state: State, rng: random.Random) -> Action:
         return rng.choice(state.legal_actions())
 
 
-class RolloutAgent(Agent):
+class RolloutAgent(HelpersOwner, Agent):
     """Greedy rollouts of the best candidate actions (see the module docstring).
 
     Args:
@@ -49,6 +54,7 @@ class RolloutAgent(Agent):
         candidates: actions tried, best by heuristic first (None: all).
         horizon: rounds each rollout plays past the decision.
         max_plies: the most decisions one rollout plays (a safety cap).
+        workers: processes sharing the rollouts (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
     """
 
@@ -62,9 +68,16 @@ class RolloutAgent(Agent):
         candidates: int | None = 5,
         horizon: int = 1,
         max_plies: int = 200,
+        workers: int | None = 1,
         clock: Clock | None = None,
     ) -> None:
         super().__init__(seed)
+        if workers is not None and workers < 1:
+            raise ValueError(f"workers must be at least 1 (or None for every core), got {workers}")
+        self.workers = workers
+        self._kwargs = {"budget": budget, "candidates": candidates, "horizon": horizon,
+                        "max_plies": max_plies}
+        self._seed = seed
         self.budget = budget or Budget(iterations=20)
         if not self.budget.is_bounded():
             raise ValueError("rollout needs a bounded budget (seconds or iterations)")
@@ -80,6 +93,8 @@ class RolloutAgent(Agent):
             "budget": self.budget, "candidates": candidates, "horizon": horizon,
             "max_plies": max_plies,
         }
+        if workers != 1:
+            self.params["workers"] = workers
 
     def analyse(self, state: State) -> SearchInfo:
         if state.is_terminal() or state.is_chance_node():
@@ -98,12 +113,67 @@ class RolloutAgent(Agent):
         self.rng.shuffle(scored)  # ties in random order
         scored.sort(key=lambda item: -item[1])
         tried = [a for a, _ in scored[: self.candidates]]
+        tried, totals, runs = self._shared_passes(state, tried, me, deadline)
+        means = {a: [v / runs for v in totals[a]] for a in tried}
+        # The heuristic's order breaks ties (sort is stable).
+        ranking = sorted(tried, key=lambda a: -means[a][me])
+        best = ranking[0]
+        return SearchInfo(
+            action=best, values=means[best], pv=[best], iterations=runs * len(tried),
+            seconds=deadline.elapsed(), depth=self.horizon,
+            scores=[(a, means[a][me]) for a in ranking],
+        )
+
+    def _shared_passes(self, state: State, tried: list[Action], me: int,
+                       deadline: Deadline) -> tuple[list[Action], dict, int]:
+        """Runs the passes here or, with workers, in every worker and sums them up."""
+        helpers = None
+        if self.workers != 1 and len(tried) > 1:
+            helpers = self.helpers(type(self), self._kwargs, self._seed)
+        if helpers is None:
+            return self._passes(state, tried, me, deadline, self.rng)
+        budget = self.budget
+        left = Budget(
+            seconds=None if budget.seconds is None
+            else max(1e-3, budget.seconds - deadline.elapsed()),
+            iterations=None if budget.iterations is None
+            else max(len(tried), budget.iterations // len(helpers)),
+        )
+        calls = [(state, tried, me, left, self.rng.getrandbits(64)) for _ in range(len(helpers))]
+        try:
+            answers = [item for _, kind, item in helpers.call("rollout_share", calls)
+                       if kind == "answer"]
+        except HelpersFailed:
+            self.helpers_failed()
+            return self._passes(state, tried, me, deadline, self.rng)
+        # A worker short of time may have rolled out only the first candidates: compare those
+        # all of them did.
+        common = min(len(share) for share, _, _ in answers)
+        tried = tried[:common]
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
-        seconds = self.budget.seconds
+        for _, share_totals, share_runs in answers:
+            runs += share_runs
+            for action in tried:
+                for i, v in enumerate(share_totals[action]):
+                    totals[action][i] += v
+        return tried, totals, runs
+
+    def rollout_share(self, state: State, tried: list[Action], me: int, budget: Budget,
+                      seed: int, *, shared: Shared, report: Report) -> tuple:
+        """A worker's part of a shared decision: its passes over ``tried`` on its own dice."""
+        return self._passes(state, tried, me, Deadline(budget, self.clock), random.Random(seed))
+
+    def _passes(self, state: State, tried: list[Action], me: int, deadline: Deadline,
+                rng: random.Random) -> tuple[list[Action], dict, int]:
+        """Rolls out every candidate in whole passes until the budget is spent; returns the
+        candidates rolled out, their total values per player and the passes made."""
+        totals = {a: [0.0] * state.game.num_players for a in tried}
+        runs = 0
+        seconds = deadline.budget.seconds
         while True:
             began = deadline.elapsed()
-            seed = self.rng.getrandbits(64)
+            seed = rng.getrandbits(64)
             for done, action in enumerate(tried):
                 if runs == 0 and done and deadline.time_expired():
                     # Out of time in the first pass: compare the candidates rolled out (the
@@ -123,15 +193,7 @@ class RolloutAgent(Agent):
             now = deadline.elapsed()
             if seconds is not None and now + (now - began) > seconds:
                 break
-        means = {a: [v / runs for v in totals[a]] for a in tried}
-        # The heuristic's order breaks ties (sort is stable).
-        ranking = sorted(tried, key=lambda a: -means[a][me])
-        best = ranking[0]
-        return SearchInfo(
-            action=best, values=means[best], pv=[best], iterations=runs * len(tried),
-            seconds=deadline.elapsed(), depth=self.horizon,
-            scores=[(a, means[a][me]) for a in ranking],
-        )
+        return tried, totals, runs
 
     def _rollout(self, state: State, action: Action, me: int, rng: random.Random) -> list[float]:
         """Plays ``action`` on a copy, then everybody greedily for ``horizon`` rounds."""

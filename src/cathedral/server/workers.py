@@ -34,7 +34,10 @@ def choose_action(game_name: str, params: dict, state_json: str, kind: str, seed
 
     state = _state(game_name, params, state_json)
     agent = load_agent(kind, state.game, seed=seed)
-    return int(agent.choose(state))
+    try:
+        return int(agent.choose(state))
+    finally:
+        agent.close()
 
 
 _PROGRESS = None  # the queue a worker reports a search's progress into (see Workers)

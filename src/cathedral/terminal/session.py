@@ -263,6 +263,9 @@ class Session:
             self.finish()
         except KeyboardInterrupt:  # Ctrl-C again while the record was being written
             self.finish()
+        finally:
+            for agent in self.agents.values():
+                agent.close()  # processes of searches that use every core
         return self.state
 
     def chance_action(self) -> int:
