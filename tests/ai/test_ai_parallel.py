@@ -136,3 +136,23 @@ def test_max_uses_every_core(game_name, players):
     assert load_agent("max", game).workers is None
     for level in ("medium", "hard"):
         assert level_spec(level, game_name, players)[1].get("workers", 1) == 1
+
+
+def test_an_interrupted_split_ends_its_workers_and_the_next_move_starts_afresh(agents):
+    state = _midgame(seed=7)
+    agent = agents(budget=Budget(depth=3), width=4, root_width=8, workers=2)
+    agent.analyse(state)
+    first = agent._helpers
+    processes = list(first._procs)
+
+    def interrupt(info):
+        raise KeyboardInterrupt  # Ctrl-C while the search deepens
+
+    agent.progress = interrupt
+    with pytest.raises(KeyboardInterrupt):
+        agent.analyse(state)
+    assert first.closed and not any(p.is_alive() for p in processes)
+    agent.progress = None
+    alone = agents(budget=Budget(depth=3), width=4, root_width=8).analyse(state)
+    info = agent.analyse(state)  # fresh workers, no stale answers from the interrupted call
+    assert agent._helpers is not first and info.values == alone.values and info.depth == 3

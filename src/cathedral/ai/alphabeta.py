@@ -40,6 +40,7 @@ there are many).
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 from cathedral.ai.base import Agent, position_key, static_values
@@ -241,24 +242,26 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         merged: tuple[ShareDepth, bool] | None = None
         completed, nodes = 0, 0
         calls = [(state, share, budget) for share in shares]
-        for worker, kind, item in helpers.call("search_share", calls):
-            if kind == "answer":
-                nodes += item
-                continue
-            depths[worker][item[0]] = item
-            if item[2] >= WIN and item[5]:  # a forced win: no other action can do better
-                merged, completed = (item, True), item[0]
-                helpers.shared.stop()
-                continue
-            while merged is None or not merged[1]:
-                found = self._merge(depths, completed + 1)
-                if found is None:
-                    break
-                merged, completed = found, completed + 1
-                if self.progress is not None:
-                    self.progress(self._split_info(state, found, completed))
-                if found[1]:
-                    helpers.shared.stop()  # proven: the workers may stop
+        # Closed however the loop ends (an interrupt in ``progress``): the team ends with it.
+        with contextlib.closing(helpers.call("search_share", calls)) as replies:
+            for worker, kind, item in replies:
+                if kind == "answer":
+                    nodes += item
+                    continue
+                depths[worker][item[0]] = item
+                if item[2] >= WIN and item[5]:  # a forced win: no other action can do better
+                    merged, completed = (item, True), item[0]
+                    helpers.shared.stop()
+                    continue
+                while merged is None or not merged[1]:
+                    found = self._merge(depths, completed + 1)
+                    if found is None:
+                        break
+                    merged, completed = found, completed + 1
+                    if self.progress is not None:
+                        self.progress(self._split_info(state, found, completed))
+                    if found[1]:
+                        helpers.shared.stop()  # proven: the workers may stop
         self.nodes += nodes
         if merged is None:  # not even depth 1 finished: the best action by heuristic
             return self._info(state, (actions[0], 0.0, [(actions[0], 0.0)]), 0, False)

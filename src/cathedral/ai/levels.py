@@ -34,6 +34,10 @@ The searches per game:
   samples / 5 s. Every rollout level also stops at 1 s (medium) or 5 s (hard and max)
   whatever its other limits.
 - any other game: MCTS.
+
+``max`` searches on every core (``workers=None``; ``cathedral.ai.parallel``): alpha-beta
+splits the root's actions among one process per core, rollouts share their passes out.
+``benchmarks/bench_parallel.py`` measures what that buys.
 """
 
 from __future__ import annotations

@@ -91,12 +91,17 @@ def _serve(conn: Connection, factory: type, seed: int | None, kwargs: dict,
             return
         method, args = message
         try:
-            answer = getattr(agent, method)(*args, shared=shared,
-                                            report=lambda item: conn.send(("report", item)))
-        except Exception as exc:  # the agent falls back to searching alone
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
-        else:
-            conn.send(("answer", answer))
+            try:
+                answer = getattr(agent, method)(*args, shared=shared,
+                                                report=lambda item: conn.send(("report", item)))
+            except OSError:
+                raise
+            except Exception as exc:  # the agent falls back to searching alone
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            else:
+                conn.send(("answer", answer))
+        except OSError:  # the agent has gone (ended the team, or died): so does the worker
+            return
 
 
 class Helpers:
@@ -134,40 +139,52 @@ class Helpers:
         Raises:
             HelpersFailed: a worker died or its agent raised (the others are stopped and
                 drained first, so the team stays usable).
+
+        A call left unfinished (an interrupt, an error in the caller) ends the team: what its
+        workers still had to say would otherwise be read as the next call's answers.
         """
+        if self.closed:
+            raise HelpersFailed("the search processes have been ended")
         self.shared.clear()
         pending = set(range(len(args)))
         try:
             for i, arg in enumerate(args):
                 self._conns[i].send((method, arg))
+            failure = None
+            while pending:
+                for conn in wait([self._conns[i] for i in pending]):
+                    i = self._conns.index(conn)
+                    try:
+                        kind, item = conn.recv()
+                    except (EOFError, OSError):
+                        raise HelpersFailed(f"search process {i} died") from None
+                    if kind == "error":
+                        failure = failure or f"search process {i}: {item}"
+                        self.shared.stop()
+                        pending.discard(i)
+                        continue
+                    if kind == "answer":
+                        pending.discard(i)
+                    if failure is None:
+                        yield i, kind, item
         except (OSError, ValueError) as exc:
-            self.close()
             raise HelpersFailed(f"a search process is gone: {exc}") from exc
-        failure = None
-        while pending:
-            for conn in wait([self._conns[i] for i in pending]):
-                i = self._conns.index(conn)
-                try:
-                    kind, item = conn.recv()
-                except (EOFError, OSError):
-                    self.close()
-                    raise HelpersFailed(f"search process {i} died") from None
-                if kind == "error":
-                    failure = failure or f"search process {i}: {item}"
-                    self.shared.stop()
-                    pending.discard(i)
-                    continue
-                if kind == "answer":
-                    pending.discard(i)
-                if failure is None:
-                    yield i, kind, item
+        finally:
+            if pending:
+                self.close()
         if failure is not None:
             raise HelpersFailed(failure)
+
+    @property
+    def closed(self) -> bool:
+        return not self._conns
 
     def close(self) -> None:
         """Ends the workers (they also end when this process does)."""
         if os.getpid() != self._owner:
             return
+        if self._conns:
+            self.shared.stop()  # a worker still searching ends within a node
         for conn in self._conns:
             with contextlib.suppress(OSError, ValueError):
                 conn.send(None)
@@ -193,6 +210,8 @@ class HelpersOwner:
         count = available_cores(self.workers)
         if count < 2 or self._helpers_failed:
             return None
+        if self._helpers is not None and self._helpers.closed:
+            self._helpers = None  # ended by an interrupted call: start afresh
         if self._helpers is None:
             try:
                 self._helpers = Helpers(factory, {**kwargs, "workers": 1}, count, seed)

@@ -162,10 +162,11 @@ class RolloutAgent(HelpersOwner, Agent):
     def rollout_share(self, state: State, tried: list[Action], me: int, budget: Budget,
                       seed: int, *, shared: Shared, report: Report) -> tuple:
         """A worker's part of a shared decision: its passes over ``tried`` on its own dice."""
-        return self._passes(state, tried, me, Deadline(budget, self.clock), random.Random(seed))
+        return self._passes(state, tried, me, Deadline(budget, self.clock), random.Random(seed),
+                            shared)
 
     def _passes(self, state: State, tried: list[Action], me: int, deadline: Deadline,
-                rng: random.Random) -> tuple[list[Action], dict, int]:
+                rng: random.Random, shared: Shared | None = None) -> tuple[list[Action], dict, int]:
         """Rolls out every candidate in whole passes until the budget is spent; returns the
         candidates rolled out, their total values per player and the passes made."""
         totals = {a: [0.0] * state.game.num_players for a in tried}
@@ -186,7 +187,7 @@ class RolloutAgent(HelpersOwner, Agent):
                     total[i] += v
             runs += 1
             deadline.iterations = runs * len(tried)
-            if deadline.expired():
+            if deadline.expired() or (shared is not None and shared.stopped()):
                 break
             # Passes are whole (every candidate on the same dice): stop rather than start one
             # that the time left cannot finish.
