@@ -156,3 +156,20 @@ def test_an_interrupted_split_ends_its_workers_and_the_next_move_starts_afresh(a
     alone = agents(budget=Budget(depth=3), width=4, root_width=8).analyse(state)
     info = agent.analyse(state)  # fresh workers, no stale answers from the interrupted call
     assert agent._helpers is not first and info.values == alone.values and info.depth == 3
+
+
+def test_the_split_keeps_a_move_the_unfinished_depth_proved_better():
+    from cathedral.ai.alphabeta import ShareDepth
+
+    a, b, c = 10, 11, 12
+    depth2 = [ShareDepth(2, a, 0.2, [(a, 0.2, True)], True, True, [a], False),
+              ShareDepth(2, b, 0.1, [(b, 0.1, True), (c, 0.0, False)], True, True, [b], False)]
+    merged = AlphaBetaAgent._merge([{2: depth2[0]}, {2: depth2[1]}], 2)
+    assert merged[0].action == a and not merged[1]
+    depths = [{2: depth2[0]}, {2: depth2[1]}]
+    # Depth 3, cut short: a fell to -0.1; b, searched in full, holds 0.05; c only a bound.
+    deeper = AlphaBetaAgent._deeper(merged, depths, [[(a, -0.1, True)], [(b, 0.05, True),
+                                                                        (c, 0.3, False)]])
+    assert deeper[0].action == b and deeper[0].value == 0.05
+    # Without a's own value at depth 3 nothing is known to be better than it.
+    assert AlphaBetaAgent._deeper(merged, depths, [[], [(b, 0.05, True)]]) == merged

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from typing import NamedTuple
 
 from cathedral.ai.base import Agent, position_key, static_values
 from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
@@ -59,11 +60,17 @@ class _OutOfBudget(Exception):
     """Raised inside the search when the budget runs out mid-iteration."""
 
 
-# One completed depth of a worker's share: depth, best action, its value, the share's scores,
-# whether lines were cut short, whether the value is exact (not a bound below another
-# worker's), the principal variation, and whether the share is settled (deepening it further
-# cannot change its value).
-ShareDepth = tuple[int, Action, float, list[tuple[Action, float]], bool, bool, list[Action], bool]
+class ShareDepth(NamedTuple):
+    """One completed depth of a worker's share of a split root."""
+
+    depth: int
+    action: Action  # the share's best
+    value: float
+    searched: list[tuple[Action, float, bool]]  # each action, its value, and whether exact
+    cut: bool  # some line was cut short (by depth or width)
+    exact: bool  # the value is exact, not a bound under a value another worker proved
+    pv: list[Action]
+    settled: bool  # deepening the share further cannot change its value
 
 
 class AlphaBetaAgent(HelpersOwner, Agent):
@@ -147,6 +154,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         self._game_history: list[Action] = []
         self._partial: tuple[Action, float, list[tuple[Action, float]]] | None = None
         self._shared: Shared | None = None
+        self._searched: list[tuple[Action, float, bool]] = []  # this iteration's root actions
 
     def reset(self) -> None:
         if self.solver is not None:
@@ -241,16 +249,18 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         depths: list[dict[int, ShareDepth]] = [{} for _ in shares]
         merged: tuple[ShareDepth, bool] | None = None
         completed, nodes = 0, 0
+        unfinished: list[list[tuple[Action, float, bool]]] = [[] for _ in shares]
         calls = [(state, share, budget) for share in shares]
         # Closed however the loop ends (an interrupt in ``progress``): the team ends with it.
         with contextlib.closing(helpers.call("search_share", calls)) as replies:
             for worker, kind, item in replies:
                 if kind == "answer":
-                    nodes += item
+                    nodes += item[0]
+                    unfinished[worker] = item[1]
                     continue
-                depths[worker][item[0]] = item
-                if item[2] >= WIN and item[5]:  # a forced win: no other action can do better
-                    merged, completed = (item, True), item[0]
+                depths[worker][item.depth] = item
+                if item.value >= WIN and item.exact:  # a forced win: nothing does better
+                    merged, completed = (item, True), item.depth
                     helpers.shared.stop()
                     continue
                 while merged is None or not merged[1]:
@@ -265,6 +275,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         self.nodes += nodes
         if merged is None:  # not even depth 1 finished: the best action by heuristic
             return self._info(state, (actions[0], 0.0, [(actions[0], 0.0)]), 0, False)
+        if not merged[1]:
+            merged = self._deeper(merged, depths, unfinished)
         return self._split_info(state, merged, completed)
 
     def _left(self, shares: int) -> Budget:
@@ -293,19 +305,41 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                 result = last
             results.append(result)
         # Exact values first on a tie: a bound below another worker's value only equals it.
-        best = max(results, key=lambda r: (r[2], r[5]))
-        scores = sorted((s for r in results for s in r[3]), key=lambda item: -item[1])
-        proven = not any(r[4] for r in results) or abs(best[2]) >= WIN
-        return (depth, best[1], best[2], scores, best[4], best[5], best[6], best[7]), proven
+        best = max(results, key=lambda r: (r.value, r.exact))
+        searched = [s for r in results for s in r.searched]
+        proven = not any(r.cut for r in results) or abs(best.value) >= WIN
+        return best._replace(depth=depth, searched=searched), proven
+
+    @staticmethod
+    def _deeper(merged: tuple[ShareDepth, bool], depths: list[dict[int, ShareDepth]],
+                unfinished: list[list[tuple[Action, float, bool]]]) -> tuple[ShareDepth, bool]:
+        """Returns the merged depth's best, or an action the next, unfinished depth proved
+        better than it there (as the search alone keeps a better move found by an iteration
+        the clock cut short)."""
+        found = merged[0]
+        nxt: dict[Action, tuple[float, bool]] = {}
+        for reported, partial in zip(depths, unfinished, strict=True):
+            result = reported.get(found.depth + 1)
+            for action, value, exact in (result.searched if result else partial):
+                nxt[action] = (value, exact)
+        if found.action not in nxt:
+            return merged
+        value, action = max(((v, a) for a, (v, exact) in nxt.items() if exact),
+                            default=(-math.inf, found.action))
+        if action == found.action or value <= nxt[found.action][0]:
+            return merged
+        return found._replace(action=action, value=value, pv=[action], exact=True), False
 
     def _split_info(self, state: State, merged: tuple[ShareDepth, bool], depth: int) -> SearchInfo:
         found, proven = merged
-        return self._info(state, (found[1], found[2], found[3]), depth, proven, pv=found[6])
+        scores = sorted(((a, v) for a, v, _ in found.searched), key=lambda item: -item[1])
+        return self._info(state, (found.action, found.value, scores), depth, proven, pv=found.pv)
 
     def search_share(self, state: State, actions: list[Action], budget: Budget, *,
                      shared: Shared, report: Report) -> int:
         """A worker's part of a split root (see ``_split``): deepens over ``actions`` alone,
-        reporting each completed depth; returns the nodes searched."""
+        reporting each completed depth; returns the nodes searched and what the unfinished
+        depth searched (each action, its value and whether exact)."""
         self._deadline = Deadline(budget, self.clock)
         self._root = state.current_player()
         if len(self.table) > self.table_size:
@@ -320,21 +354,21 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             for depth in range(1, (budget.depth or 64) + 1):
                 self._cut = False
                 try:
-                    action, value, scores, exact = self._root_search(
+                    action, value, _, exact = self._root_search(
                         state, depth, previous, actions=actions, exact=True)
                 except _OutOfBudget:
-                    break
+                    return self.nodes, self._searched
                 # Settled: searched to the end, or every action lost (a loss is exact even
                 # as a bound), or won (the merge stops everyone).
                 settled = not self._cut or value <= -WIN or (value >= WIN and exact)
-                report((depth, action, value, scores, self._cut, exact,
-                        self._pv(state, action), settled))
+                report(ShareDepth(depth, action, value, self._searched, self._cut, exact,
+                                  self._pv(state, action), settled))
                 previous = action
                 if settled or self._deadline.time_expired():
                     break
         finally:
             self._shared = None
-        return self.nodes
+        return self.nodes, []
 
     def _solve_endgame(self, state: State) -> SearchInfo | None:
         """Returns the exact solver's answer when the position is small enough and it
@@ -393,6 +427,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         action's score (and, with ``exact``, whether the best value is exact rather than a
         bound under a value another worker proved)."""
         shared = self._shared
+        self._searched = []
         actions = self._ordered(state, self.root_width) if actions is None else list(actions)
         if previous is not None and previous in actions:
             # The last iteration's best first: its value bounds the rest from the start, so
@@ -409,6 +444,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             play(child, action)
             value = self._search(child, depth - 1, alpha, beta, 0)
             scores.append((action, value))
+            self._searched.append((action, value, value > alpha))
             if value > best:
                 best_action, best, best_exact = action, value, value > alpha
                 if shared is not None and best_exact:
