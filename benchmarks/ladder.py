@@ -5,6 +5,7 @@
     python benchmarks/ladder.py classic --games 20 --jobs 2
     python benchmarks/ladder.py classic --adjacent     # only each level against the next
     python benchmarks/ladder.py --table                  # the table from the saved reports
+    python benchmarks/ladder.py allmer4 --levels random easy medium hard --adjacent --extend
 
 Each setting plays every pairing of its levels (with more than two players, each level alone
 against a full table of each other level, every seat in turn) through ``run_arena`` and saves
@@ -13,6 +14,11 @@ gives, per setting, each level's Bradley-Terry Elo (mean 0) with its 95% bootstr
 its step over the level below with that difference's interval, and the time per move; the
 target of each step is +100 Elo with the interval above 0. Levels are listed weakest first.
 Classic games start from two random moves (``OPENING``), the same for both colours.
+
+``--extend`` (with ``--adjacent``) plays only the neighbouring pairings the setting's saved
+report lacks (a level added below or above, or one whose games were lost) and refits the whole
+ladder on the old games and the new: with neighbours only, every game compares two levels and
+nothing else, so one fit over games played on different days is the same fit.
 
 Copy the table, with the machine line, into benchmarks/RESULTS.md and the README.
 """
@@ -23,9 +29,10 @@ import argparse
 import datetime
 import json
 import sys
+from itertools import pairwise
 from pathlib import Path
 
-from cathedral.ai.arena import format_report, run_arena, write_report
+from cathedral.ai.arena import GameResult, format_report, run_arena, summarise, write_report
 from cathedral.ai.levels import LEVEL_NAMES
 from cathedral.bench import machine
 
@@ -62,6 +69,84 @@ def run(
     path = REPORTS / f"ladder_{setting}_{games}.json"
     write_report(report, str(path))
     print(format_report(report))
+    return path
+
+
+def newest(setting: str) -> Path | None:
+    """Returns the setting's most recent saved ladder report, if any."""
+    found = list(REPORTS.glob(f"ladder_{setting}_*.json"))
+    return max(found, key=lambda p: p.stat().st_mtime) if found else None
+
+
+def _results(report: dict, pairing_offset: int, index_offset: int) -> list[GameResult]:
+    return [
+        GameResult(
+            index=g["index"] + index_offset, pairing=g["pairing"] + pairing_offset,
+            seats=g["seats"], seed=g["seed"], returns=g["returns"], scores=g["scores"],
+            plies=g["plies"], seconds=g["seconds"], record=g["record"],
+        )
+        for g in report["games"]
+    ]
+
+
+def _timing(reports: list[dict]) -> dict:
+    """Each level's time per move over several reports (means weighted by moves)."""
+    out: dict[str, dict] = {}
+    for report in reports:
+        for level, t in report["timing"].items():
+            old = out.get(level)
+            if old is None:
+                out[level] = dict(t)
+                continue
+            moves = old["moves"] + t["moves"]
+            out[level] = {
+                "moves": moves,
+                "mean_seconds": (old["mean_seconds"] * old["moves"]
+                                 + t["mean_seconds"] * t["moves"]) / moves,
+                "max_seconds": max(old["max_seconds"], t["max_seconds"]),
+            }
+    return out
+
+
+def extend(setting: str, levels: list[str], games: int, jobs: int, seed: int) -> Path:
+    """Plays the neighbouring pairings of ``levels`` that the saved report lacks, and saves
+    the refitted ladder of all of them; returns the report's path."""
+    path = newest(setting)
+    if path is None:
+        raise SystemExit(f"no saved ladder for {setting}: run it without --extend first")
+    old = json.loads(path.read_text())
+    played = {tuple(sorted(p["agents"])) for p in old["pairings"]}
+    reports = [old]
+    for low, high in pairwise(levels):
+        if tuple(sorted((low, high))) in played:
+            continue
+        name, params = SETTINGS[setting]
+        print(f"{setting}: playing {low} against {high}")
+        reports.append(run_arena(
+            name, [low, high], games=games, jobs=jobs, params=params, seed=seed,
+            all_pairs=params.get("players", 2) > 2, adjacent=True,
+            opening=OPENING.get(setting, 0), quiet=False,
+        ))
+    pairings, results = [], []
+    for report in reports:
+        results += _results(report, len(pairings), len(results))
+        pairings += [tuple(p["agents"]) for p in report["pairings"]]
+    known = {a for pair in pairings for a in pair}
+    merged = summarise(
+        old["game"], old["params"], [lv for lv in levels if lv in known], pairings, results,
+        games_per_pairing=min(sum(1 for r in results if r.pairing == i)
+                              for i in range(len(pairings))),
+        seed=seed, jobs=jobs,
+        seconds=sum(r["seconds"] for r in reports),
+        **({"opening": old["opening"]} if "opening" in old else {}),
+    )
+    merged["timing"] = _timing(reports)
+    merged["setting"] = setting
+    merged["machine"] = machine()
+    merged["date"] = str(datetime.date.today())
+    merged["dates"] = sorted({old.get("date", "?"), merged["date"]})  # when its games were played
+    write_report(merged, str(path))
+    print(format_report(merged))
     return path
 
 
@@ -110,18 +195,21 @@ def main() -> int:
     parser.add_argument("--adjacent", action="store_true",
                         help="play each level only against the next (where the far pairings "
                         "are foregone and costly)")
+    parser.add_argument("--extend", action="store_true",
+                        help="with --adjacent: play only the neighbouring pairings the saved "
+                        "report lacks, and refit the whole ladder")
     parser.add_argument("--table", action="store_true", help="only print the saved table")
     args = parser.parse_args()
     unknown = [s for s in args.settings if s not in SETTINGS]
     if unknown:
         parser.error(f"unknown settings {unknown}: expected some of {', '.join(SETTINGS)}")
     settings = args.settings or list(SETTINGS)
+    if args.extend and not args.adjacent:
+        parser.error("--extend needs --adjacent (a round robin is played in one run)")
     if args.table:
-        paths = [
-            max(REPORTS.glob(f"ladder_{s}_*.json"), key=lambda p: p.stat().st_mtime)
-            for s in settings
-            if any(REPORTS.glob(f"ladder_{s}_*.json"))
-        ]
+        paths = [path for path in map(newest, settings) if path is not None]
+    elif args.extend:
+        paths = [extend(s, args.levels, args.games, args.jobs, args.seed) for s in settings]
     else:
         paths = [
             run(s, args.levels, args.games, args.jobs, args.seed, args.adjacent)
