@@ -172,15 +172,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
     def analyse(self, state: State) -> SearchInfo:
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("analyse needs a player to move")
-        root = state.current_player()
-        self._deadline = Deadline(self.budget, self.clock)
-        self._root = root
-        if len(self.table) > self.table_size:
-            self.table.clear()
-        if len(self._order_cache) > self.table_size // 10:
-            self._order_cache.clear()
-        self.nodes = 0
-        self._remember(state)
+        self._start(state, self.budget)
         solved = self._solve_endgame(state)
         if solved is not None:
             return solved
@@ -220,6 +212,18 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             action = self._ordered(state, self.root_width)[0]
             best = (action, 0.0, [(action, 0.0)])
         return self._info(state, best, completed, proven)
+
+    def _start(self, state: State, budget: Budget) -> None:
+        """Starts a search of ``state``: the clock, the root player, the tables kept within
+        their size, the node count."""
+        self._deadline = Deadline(budget, self.clock)
+        self._root = state.current_player()
+        if len(self.table) > self.table_size:
+            self.table.clear()
+        if len(self._order_cache) > self.table_size // 10:
+            self._order_cache.clear()
+        self.nodes = 0
+        self._remember(state)
 
     def _info(self, state: State, best: tuple[Action, float, list[tuple[Action, float]]],
               depth: int, proven: bool, pv: list[Action] | None = None) -> SearchInfo:
@@ -340,14 +344,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         """A worker's part of a split root (see ``_split``): deepens over ``actions`` alone,
         reporting each completed depth; returns the nodes searched and what the unfinished
         depth searched (each action, its value and whether exact)."""
-        self._deadline = Deadline(budget, self.clock)
-        self._root = state.current_player()
-        if len(self.table) > self.table_size:
-            self.table.clear()
-        if len(self._order_cache) > self.table_size // 10:
-            self._order_cache.clear()
-        self.nodes = 0
-        self._remember(state)
+        self._start(state, budget)
         self._shared = shared
         previous = None
         try:
