@@ -13,6 +13,7 @@ claim its best tile placement).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from cathedral.games.red import actions as A
@@ -145,12 +146,17 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
     return out
 
 
-def _points(value: float, presence: list[float], thirds: bool, halving: bool) -> list[float]:
+def _points(value: float, presence: list[float], thirds: bool, halving: bool) -> tuple:
     """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
-    scaled = tower_points(
-        round(value * 10), [round(x * 10) for x in presence], thirds=thirds, halving=halving
-    )
-    return [x / 10 for x in scaled]
+    return _scaled_points(round(value * 10), tuple([round(x * 10) for x in presence]),
+                          thirds, halving)
+
+
+@lru_cache(maxsize=1 << 16)
+def _scaled_points(value: int, presence: tuple, thirds: bool, halving: bool) -> tuple:
+    # Cached: a decision's children differ from their parent in a tower or two, so the same
+    # towers are scored again and again (this was a third of the greedy player's time).
+    return tuple(x / 10 for x in tower_points(value, presence, thirds=thirds, halving=halving))
 
 
 RACE_WEIGHT = 0.5
