@@ -29,10 +29,9 @@ The searches per game:
   best 6 steps played out greedily by everyone for a round and scored by ``evaluate()``);
   hard and max the paranoid alpha-beta (the other three against the mover) on 0.2 / 2 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
-  decisions, played out for one round (medium / hard / max). 2 players: 3 / 8 / 8 candidates
-  on 1 / 8 dice samples / as many as 5 s allow; 3-4 players: 3 / 4 / 8 candidates on 1 / 2
-  samples / 5 s. Every rollout level also stops at 1 s (medium) or 5 s (hard and max)
-  whatever its other limits.
+  decisions, played out for one round (medium / hard / max), whatever the number of players:
+  3 / 8 / 8 candidates on 1 / 8 dice samples / as many as 5 s allow. Every rollout level
+  also stops at 1 s (medium) or 5 s (hard and max) whatever its other limits.
 - any other game: MCTS.
 
 ``max`` searches on every core (``workers=None``; ``cathedral.ai.parallel``): alpha-beta
@@ -133,17 +132,13 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
         "max": ("alphabeta", {"budget": Budget(seconds=2.0), "width": 10, "root_width": 24,
                               "workers": None}),
     },
-    # The Red Cathedral with 3-4 players: a round is three rivals' turns, so one round.
-    # Measured (ladders of 100 games): medium is a clear step over easy (alone it won 82 of
-    # 102 against two, 59 of 100 against three), but hard is not yet the step above medium
-    # (40 of 102 against two mediums, +69 Elo; 4 of 19 against three), and 3 candidates on
-    # 8 samples did no better: more rollouts of this model do not buy strength here.
-    "red": _search_levels(
-        "rollout",
-        {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
-        {"budget": Budget(iterations=8, seconds=5.0), "candidates": 4, "horizon": 1},
-        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 1},
-    ),
+    # The Red Cathedral with 3-4 players: the 2-player levels. A round is two or three rivals'
+    # turns, so one round. Many candidates on many samples together make hard a step here:
+    # 4 candidates on 2 samples won 4 of 19 games against three mediums and 40 of 102
+    # against two (+69 Elo), 3 on 8 samples 5 of 19; 8 on 8 samples won 11 of 20 against
+    # three (55%, a seat's chance 25%) and 10 of 18 against two (56%, a seat's chance 33%),
+    # at 1.7 and 0.8 s a decision (benchmarks/reports/red4_hard_medium_20, red3_..._18).
+    "red": LEVELS["red"],
 }
 
 
