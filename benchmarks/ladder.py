@@ -6,6 +6,8 @@
     python benchmarks/ladder.py classic --adjacent     # only each level against the next
     python benchmarks/ladder.py --table                  # the table from the saved reports
     python benchmarks/ladder.py allmer4 --levels random easy medium hard --adjacent --extend
+    python benchmarks/ladder.py red3 --levels random easy medium hard --adjacent --extend \
+        --replace hard --games 102                   # hard changed: its games played anew
 
 Each setting plays every pairing of its levels (with more than two players, each level alone
 against a full table of each other level, every seat in turn) through ``run_arena`` and saves
@@ -15,10 +17,11 @@ its step over the level below with that difference's interval, and the time per 
 target of each step is +100 Elo with the interval above 0. Levels are listed weakest first.
 Classic games start from two random moves (``OPENING``), the same for both colours.
 
-``--extend`` (with ``--adjacent``) plays only the neighbouring pairings the setting's saved
-report lacks (a level added below or above, or one whose games were lost) and refits the whole
-ladder on the old games and the new: with neighbours only, every game compares two levels and
-nothing else, so one fit over games played on different days is the same fit.
+``--extend`` (with ``--adjacent``) plays only the neighbouring games the setting's saved report
+lacks (a level added below or above, a pairing short of ``--games``, so a long match can be
+played over several days) and refits the whole ladder on the old games and the new: with
+neighbours only, every game compares two levels and nothing else, so one fit over games played
+on different days is the same fit. ``--replace LEVEL`` first drops a changed level's games.
 
 Copy the table, with the machine line, into benchmarks/RESULTS.md and the README.
 """
@@ -78,22 +81,23 @@ def newest(setting: str) -> Path | None:
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 
-def _results(report: dict, pairing_offset: int, index_offset: int) -> list[GameResult]:
+def _results(games: list[dict], pairing: dict[int, int], index_offset: int) -> list[GameResult]:
+    """The saved or new games as results, their pairings renumbered by ``pairing``."""
     return [
         GameResult(
-            index=g["index"] + index_offset, pairing=g["pairing"] + pairing_offset,
-            seats=g["seats"], seed=g["seed"], returns=g["returns"], scores=g["scores"],
-            plies=g["plies"], seconds=g["seconds"], record=g["record"],
+            index=index_offset + i, pairing=pairing[g["pairing"]], seats=g["seats"],
+            seed=g["seed"], returns=g["returns"], scores=g["scores"], plies=g["plies"],
+            seconds=g["seconds"], record=g["record"],
         )
-        for g in report["games"]
+        for i, g in enumerate(games)
     ]
 
 
-def _timing(reports: list[dict]) -> dict:
-    """Each level's time per move over several reports (means weighted by moves)."""
+def _timing(timings: list[dict]) -> dict:
+    """Each level's time per move over several reports' timings (means weighted by moves)."""
     out: dict[str, dict] = {}
-    for report in reports:
-        for level, t in report["timing"].items():
+    for timing in timings:
+        for level, t in timing.items():
             old = out.get(level)
             if old is None:
                 out[level] = dict(t)
@@ -108,43 +112,63 @@ def _timing(reports: list[dict]) -> dict:
     return out
 
 
-def extend(setting: str, levels: list[str], games: int, jobs: int, seed: int) -> Path:
-    """Plays the neighbouring pairings of ``levels`` that the saved report lacks, and saves
-    the refitted ladder of all of them; returns the report's path."""
+def extend(
+    setting: str, levels: list[str], games: int, jobs: int, seed: int,
+    replace: tuple[str, ...] = (),
+) -> Path:
+    """Plays what the saved report lacks of ``games`` games for each neighbouring pairing of
+    ``levels`` (a level added below or above, a match cut short, a pairing topped up to more
+    games) and saves the refitted ladder of all of them; returns the report's path.
+
+    The games of a ``replace``d level (one changed since they were played) are dropped first,
+    with its timing, and played anew.
+    """
     path = newest(setting)
     if path is None:
         raise SystemExit(f"no saved ladder for {setting}: run it without --extend first")
     old = json.loads(path.read_text())
-    played = {tuple(sorted(p["agents"])) for p in old["pairings"]}
-    reports = [old]
+    name, params = SETTINGS[setting]
+    players = params.get("players", 2)
+    kept = [i for i, p in enumerate(old["pairings"]) if not set(p["agents"]) & set(replace)]
+    pairings = [tuple(old["pairings"][i]["agents"]) for i in kept]
+    renumber = {i: n for n, i in enumerate(kept)}
+    results = _results([g for g in old["games"] if g["pairing"] in renumber], renumber, 0)
+    timings = [{k: v for k, v in old["timing"].items() if k not in replace}]
+    seconds = old["seconds"]
     for low, high in pairwise(levels):
-        if tuple(sorted((low, high))) in played:
+        # With more seats a pairing is one level alone against a table of the other: which
+        # is alone matters, so only the same arrangement (the stronger alone) counts.
+        wanted = (low, high) if players == 2 else (high, low)
+        same = [n for n, pair in enumerate(pairings)
+                if pair == wanted or (players == 2 and pair == wanted[::-1])]
+        p = same[0] if same else len(pairings)
+        have = sum(1 for r in results if r.pairing == p)
+        if have >= games:
             continue
-        name, params = SETTINGS[setting]
-        print(f"{setting}: playing {low} against {high}")
-        reports.append(run_arena(
+        if not same:
+            pairings.append(wanted)
+        print(f"{setting}: playing {low} against {high}, games {have + 1} to {games}")
+        report = run_arena(
             name, [low, high], games=games, jobs=jobs, params=params, seed=seed,
-            all_pairs=params.get("players", 2) > 2, adjacent=True,
-            opening=OPENING.get(setting, 0), quiet=False,
-        ))
-    pairings, results = [], []
-    for report in reports:
-        results += _results(report, len(pairings), len(results))
-        pairings += [tuple(p["agents"]) for p in report["pairings"]]
+            all_pairs=players > 2, adjacent=True, opening=OPENING.get(setting, 0),
+            first_game=have, quiet=False,
+        )
+        results += _results(report["games"], {0: p}, len(results))
+        timings.append(report["timing"])
+        seconds += report["seconds"]
     known = {a for pair in pairings for a in pair}
     merged = summarise(
         old["game"], old["params"], [lv for lv in levels if lv in known], pairings, results,
         games_per_pairing=min(sum(1 for r in results if r.pairing == i)
                               for i in range(len(pairings))),
-        seed=seed, jobs=jobs,
-        seconds=sum(r["seconds"] for r in reports),
+        seed=seed, jobs=jobs, seconds=seconds,
         **({"opening": old["opening"]} if "opening" in old else {}),
     )
-    merged["timing"] = _timing(reports)
+    merged["timing"] = _timing(timings)
     merged["setting"] = setting
     merged["machine"] = machine()
     merged["date"] = str(datetime.date.today())
-    merged["dates"] = sorted({old.get("date", "?"), merged["date"]})  # when its games were played
+    merged["dates"] = sorted(set(old.get("dates", [old.get("date", "?")])) | {merged["date"]})
     write_report(merged, str(path))
     print(format_report(merged))
     return path
@@ -198,6 +222,9 @@ def main() -> int:
     parser.add_argument("--extend", action="store_true",
                         help="with --adjacent: play only the neighbouring pairings the saved "
                         "report lacks, and refit the whole ladder")
+    parser.add_argument("--replace", nargs="+", default=[], metavar="LEVEL",
+                        help="with --extend: drop the saved games of these levels (changed "
+                        "since) and play them anew")
     parser.add_argument("--table", action="store_true", help="only print the saved table")
     args = parser.parse_args()
     unknown = [s for s in args.settings if s not in SETTINGS]
@@ -206,10 +233,13 @@ def main() -> int:
     settings = args.settings or list(SETTINGS)
     if args.extend and not args.adjacent:
         parser.error("--extend needs --adjacent (a round robin is played in one run)")
+    if args.replace and not args.extend:
+        parser.error("--replace needs --extend (it says which saved games to play anew)")
     if args.table:
         paths = [path for path in map(newest, settings) if path is not None]
     elif args.extend:
-        paths = [extend(s, args.levels, args.games, args.jobs, args.seed) for s in settings]
+        paths = [extend(s, args.levels, args.games, args.jobs, args.seed, tuple(args.replace))
+                 for s in settings]
     else:
         paths = [
             run(s, args.levels, args.games, args.jobs, args.seed, args.adjacent)

@@ -38,3 +38,34 @@ def test_extend_plays_only_the_missing_pairing_and_keeps_the_old_games(ladder, c
     # Nothing missing: nothing played, the same games refitted.
     ladder.extend("classic", ["random", "easy", "greedy"], games=2, jobs=1, seed=1)
     assert json.loads(path.read_text())["games"] == merged["games"]
+
+
+def test_extend_tops_a_pairing_up_with_new_seeds_and_replaces_a_changed_level(ladder, capsys):
+    path = ladder.run("classic", ["random", "easy"], games=2, jobs=1, seed=1, adjacent=True)
+    old = json.loads(path.read_text())
+    ladder.extend("classic", ["random", "easy"], games=4, jobs=1, seed=1)
+    topped = json.loads(path.read_text())
+    assert len(topped["pairings"]) == 1 and topped["pairings"][0]["games"] == 4
+    assert topped["games"][:2] == old["games"]
+    assert len({g["seed"] for g in topped["games"]}) == 2  # games 3-4: a new pair of seeds
+    assert topped["timing"]["easy"]["moves"] > old["timing"]["easy"]["moves"]
+    assert "games 3 to 4" in capsys.readouterr().out
+    # easy changed: its games go, with its timing, and are played anew.
+    ladder.extend("classic", ["random", "easy"], games=2, jobs=1, seed=1, replace=("easy",))
+    replayed = json.loads(path.read_text())
+    assert replayed["games_per_pairing"] == 2 and len(replayed["games"]) == 2
+    assert replayed["timing"]["easy"]["moves"] < topped["timing"]["easy"]["moves"]
+    assert "games 1 to 2" in capsys.readouterr().out
+
+
+def test_a_topped_up_schedule_starts_after_the_games_played():
+    from cathedral.ai.arena import schedule
+    from cathedral.core.errors import CathedralError
+
+    _, tasks = schedule("red", {"players": 3}, ["hard", "medium"], 9, num_players=3,
+                        adjacent=True, first_game=6)
+    _, whole = schedule("red", {"players": 3}, ["hard", "medium"], 9, num_players=3,
+                        adjacent=True)
+    assert [(t.seats, t.seed) for t in tasks] == [(t.seats, t.seed) for t in whole[6:]]
+    with pytest.raises(CathedralError, match="multiple of 3 below 9"):
+        schedule("red", {"players": 3}, ["hard", "medium"], 9, num_players=3, first_game=4)

@@ -168,6 +168,7 @@ def schedule(
     all_pairs: bool = False,
     adjacent: bool = False,
     opening: int = 0,
+    first_game: int = 0,
 ) -> tuple[list[tuple[str, str]], list[GameTask]]:
     """Returns the pairings (first agent, second agent) and every game to play.
 
@@ -176,6 +177,9 @@ def schedule(
     ``opening`` random moves). More seats: the first agent (or, with ``all_pairs``, each agent;
     with ``adjacent``, each agent after the first, against the one before it) alone against a
     table of another; its seat cycles through every seat.
+
+    ``first_game`` skips each pairing's games before it: a match topped up later plays games
+    ``first_game`` to ``games`` of the same schedule, so their seeds differ from those played.
     """
     if len(agents) < 2:
         raise CathedralError("the arena needs at least two agents")
@@ -183,6 +187,11 @@ def schedule(
         raise CathedralError(
             f"--games {games}: expected a positive multiple of {num_players} (each agent "
             f"takes every seat equally often, so {num_players} games is the smallest match)"
+        )
+    if (isinstance(first_game, bool) or not isinstance(first_game, int)
+            or not 0 <= first_game < games or first_game % num_players):
+        raise CathedralError(
+            f"first game {first_game}: expected a multiple of {num_players} below {games}"
         )
     if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
         raise CathedralError(f"--opening {opening}: expected a number of moves, 0 or more")
@@ -199,7 +208,7 @@ def schedule(
         pairings = [(a, b) for a in heads for b in agents if a != b]
     tasks = []
     for p, (first, second) in enumerate(pairings):
-        for g in range(games):
+        for g in range(first_game, games):
             if num_players == 2:
                 seats = [first, second] if g % 2 == 0 else [second, first]
                 game_seed = seed * 1_000_003 + p * 10_007 + g // 2
@@ -317,6 +326,7 @@ def run_arena(
     all_pairs: bool = False,
     adjacent: bool = False,
     opening: int = 0,
+    first_game: int = 0,
     quiet: bool = True,
     play: Callable[[GameTask], GameResult] = play_game,
     ray: str | None = None,
@@ -325,7 +335,7 @@ def run_arena(
 
     ``play`` plays one game (tests pass a stub); ``jobs`` > 1 runs games in that many
     processes. ``ray`` (``""`` for a local instance of ``jobs`` CPUs, or a cluster's address)
-    runs them as Ray tasks instead (see ``played_on_ray``).
+    runs them as Ray tasks instead (see ``played_on_ray``). ``first_game``: see ``schedule``.
     """
     params = dict(params or {})
     game = load(game_name, **params)
@@ -335,7 +345,7 @@ def run_arena(
         load_agent(spec, game, seed=0)
     pairings, tasks = schedule(
         game_name, game.params, agents, games, num_players=game.num_players, seed=seed,
-        all_pairs=all_pairs, adjacent=adjacent, opening=opening,
+        all_pairs=all_pairs, adjacent=adjacent, opening=opening, first_game=first_game,
     )
     progress = Progress(len(tasks), f"{game_name}", quiet=quiet)
     results: list[GameResult] = []
@@ -351,7 +361,8 @@ def run_arena(
     if opening:
         where["opening"] = opening
     return summarise(
-        game_name, game.params, list(agents), pairings, results, games_per_pairing=games,
+        game_name, game.params, list(agents), pairings, results,
+        games_per_pairing=games - first_game,
         seed=seed, jobs=jobs, **where, seconds=time.perf_counter() - start,
     )
 
