@@ -17,8 +17,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from cathedral.games.red import actions as A
+from cathedral.games.red import state as S
 from cathedral.games.red.components import MAX_HEIGHT
-from cathedral.games.red.scoring import tower_points
+from cathedral.games.red.scoring import Track, tower_points
 
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState
@@ -44,7 +45,13 @@ HORIZON = 30
 def _rate(state: RedState, pos: int) -> tuple[float, float]:
     """Returns (prestige now including progress to the next space, prestige per recognition
     step averaged over the next ``HORIZON`` steps)."""
-    tr = state.track
+    return _track_rate(state.track, pos)
+
+
+@lru_cache(maxsize=1 << 12)
+def _track_rate(tr: Track, pos: int) -> tuple[float, float]:
+    # Cached: a function of the (fixed) track and a position, asked for every player of every
+    # child a decision scores.
     count = tr.prestige(pos)
     nxt = tr.next_space(pos)
     below = max(tr.prev_space(pos + 1), 0)
@@ -56,7 +63,7 @@ def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
     """Returns, per claimed unfinished slot, the share of the card counted as done (materials
     delivered count fully, matching materials in its owner's hand count ``IN_HAND``), and
     each player's materials in hand that no claimed card needs."""
-    c = state.c
+    card_total = state.c.card_total
     out = {}
     spare = state.inv[:]
     owner, built, need, slot_card = state.owner, state.built, state.need, state.slot_card
@@ -64,25 +71,21 @@ def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
         p = owner[s]
         if p < 0 or built[s]:
             continue
-        card = slot_card[s]
-        total = c.card_total[card]
-        k, b = s * 6, p * 6
+        total = card_total[slot_card[s]]
+        b = p * 6
         done = float(total)
-        for m in range(6):
-            want = need[k + m]
-            if not want:
-                continue
-            use = min(want, spare[b + m])
-            spare[b + m] -= use
-            done -= want - IN_HAND * use
+        for m, want in enumerate(need[s * 6 : s * 6 + 6]):
+            if want:
+                have = spare[b + m]
+                use = want if want < have else have
+                spare[b + m] = have - use
+                done -= want - IN_HAND * use
         out[s] = CLAIM_BASE + (0.95 - CLAIM_BASE) * done / total
     return out, [sum(spare[p * 6 : p * 6 + 6]) for p in range(state.n)]
 
 
 def expected_prestige(state: RedState) -> list[float]:
     """Returns each player's expected final prestige (a heuristic, not a forecast)."""
-    from cathedral.games.red import state as S
-
     if state.stage == S.OVER:
         return [float(x) for x in state.final]
     return _expected(state, *_progress(state))
@@ -94,21 +97,24 @@ def _expected(state: RedState, progress: dict[int, float], spare: list[int]) -> 
     towers = _tower_now(state, progress)
     out = []
     rates = []
+    track, pos, rubles, orn_avail = state.track, state.pos, state.rubles, state.orn_avail
     for p in range(n):
-        now, rate = _rate(state, state.pos[p])
+        now, rate = _track_rate(track, pos[p])
         rates.append(rate)
-        v = now + towers[p] + RUBLE * state.rubles[p] + MATERIAL * spare[p]
-        v += ORNAMENT * sum(state.orn_avail[p * 3 : p * 3 + 3])
+        v = now + towers[p] + RUBLE * rubles[p] + MATERIAL * spare[p]
+        v += ORNAMENT * sum(orn_avail[p * 3 : p * 3 + 3])
         out.append(v)
     # Claimed cards, in slot order.
-    owner = state.owner
+    owner, slot_card = state.owner, state.slot_card
+    heights = state.heights()
     for s, f in progress.items():
         p = owner[s]
-        card = state.slot_card[s]
+        card = slot_card[s]
         rate = rates[p]
         out[p] += f * (c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE)
         threat = 0
-        for u in range(s + 1, state.top_of(s) + 1):
+        t = s // MAX_HEIGHT
+        for u in range(s + 1, t * MAX_HEIGHT + heights[t]):
             if owner[u] >= 0 and owner[u] != p:
                 threat += 1
         out[p] -= RISK * threat * rate * (1 - f)
@@ -125,20 +131,21 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
     n = state.n
     out = [0.0] * n
     thirds, halving = state.game.thirds, state.game.halving
+    built, owner, orn = state.built, state.owner, state.orn
     for t, height in enumerate(state.heights()):
         value = 0.0
         presence = [0.0] * n
         for s in range(t * MAX_HEIGHT, t * MAX_HEIGHT + height):
-            if state.built[s]:
+            if built[s]:
                 value += 2
-                presence[state.owner[s]] += 1
-            elif state.owner[s] >= 0:
+                presence[owner[s]] += 1
+            elif owner[s] >= 0:
                 f = progress[s]
                 value += 2 * f
-                presence[state.owner[s]] += f
-            if state.orn[s] >= 0:
+                presence[owner[s]] += f
+            if orn[s] >= 0:
                 value += 1
-                presence[state.orn[s]] += 1
+                presence[orn[s]] += 1
         if not value:
             continue
         for p, pts in enumerate(_points(value, presence, thirds, halving)):
@@ -195,8 +202,6 @@ def evaluate(state: RedState) -> list[float]:
     unfinished cards stop counting, and the 3 prestige go to the finisher. Expected prestige
     alone sees none of that, so searches built on it raced too slowly.
     """
-    from cathedral.games.red import state as S
-
     if state.n < 2:
         return [0.0] * state.n
     if state.stage == S.OVER:
@@ -219,8 +224,6 @@ def evaluate(state: RedState) -> list[float]:
 def _follow_up(state: RedState, p: int) -> None:
     """Plays the obvious next decision of a die move or a claim on a copy: the largest take,
     the best tile placement."""
-    from cathedral.games.red import state as S
-
     if state.current_player() != p:
         return
     if state.phase == S.MARKET and not state.took:

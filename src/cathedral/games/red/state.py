@@ -735,14 +735,14 @@ class RedState(State):
     # ----- contract plumbing --------------------------------------------------------------------
 
     def clone(self) -> RedState:
-        other = RedState(self.game, _blank=True)
+        # Every attribute is an int, a flat list or shared and immutable (the game, its
+        # components and track, the plan's slots): copy the dict, then the lists.
+        other = RedState.__new__(RedState)
         d = other.__dict__
+        d.update(self.__dict__)
         for name in _LIST_FIELDS:
-            d[name] = getattr(self, name)[:]
-        for name in _INT_FIELDS:
-            d[name] = getattr(self, name)
-        other.slots = self.slots
-        other._history = self._history[:]
+            d[name] = d[name][:]
+        d["_history"] = d["_history"][:]
         return other
 
     def position_key(self) -> tuple:
