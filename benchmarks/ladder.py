@@ -157,8 +157,13 @@ def extend(
         timings.append(report["timing"])
         seconds += report["seconds"]
     known = {a for pair in pairings for a in pair}
+    order = list(levels)
+    for i, level in enumerate(old["agents"]):  # the saved levels left out of ``levels``
+        if level not in order:
+            later = [lv for lv in old["agents"][i + 1 :] if lv in order]
+            order.insert(order.index(later[0]) if later else len(order), level)
     merged = summarise(
-        old["game"], old["params"], [lv for lv in levels if lv in known], pairings, results,
+        old["game"], old["params"], [lv for lv in order if lv in known], pairings, results,
         games_per_pairing=min(sum(1 for r in results if r.pairing == i)
                               for i in range(len(pairings))),
         seed=seed, jobs=jobs, seconds=seconds,
@@ -172,6 +177,16 @@ def extend(
     write_report(merged, str(path))
     print(format_report(merged))
     return path
+
+
+def _games_of_step(report: dict, level: str) -> int:
+    """The games behind a level's step: of its pairing with the level below (the lowest
+    level: with the next), as pairings may have been topped up to different counts."""
+    agents = report["agents"]
+    i = agents.index(level)
+    other = agents[i - 1] if i else agents[min(1, len(agents) - 1)]
+    games = [p["games"] for p in report["pairings"] if set(p["agents"]) == {level, other}]
+    return games[0] if games else report["games_per_pairing"]
 
 
 def table(paths: list[Path]) -> str:
@@ -203,7 +218,7 @@ def table(paths: list[Path]) -> str:
             cells.append(
                 f"{timing['mean_seconds']:.3f} ({timing['max_seconds']:.2f})" if timing else ""
             )
-            cells.append(str(report["games_per_pairing"]))
+            cells.append(str(_games_of_step(report, level)))
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -38,6 +38,11 @@ def test_extend_plays_only_the_missing_pairing_and_keeps_the_old_games(ladder, c
     # Nothing missing: nothing played, the same games refitted.
     ladder.extend("classic", ["random", "easy", "greedy"], games=2, jobs=1, seed=1)
     assert json.loads(path.read_text())["games"] == merged["games"]
+    # Only easy-greedy topped up: the table gives each step its own pairing's games.
+    ladder.extend("classic", ["easy", "greedy"], games=4, jobs=1, seed=1)
+    rows = [line.split(" | ") for line in ladder.table([path]).splitlines()[2:]]
+    assert [(row[1], row[-1]) for row in rows] == [("random", "2 |"), ("easy", "2 |"),
+                                                   ("greedy", "4 |")]
 
 
 def test_extend_tops_a_pairing_up_with_new_seeds_and_replaces_a_changed_level(ladder, capsys):
