@@ -235,8 +235,8 @@ def main() -> int:
                         help="play each level only against the next (where the far pairings "
                         "are foregone and costly)")
     parser.add_argument("--extend", action="store_true",
-                        help="with --adjacent: play only the neighbouring pairings the saved "
-                        "report lacks, and refit the whole ladder")
+                        help="with --adjacent: play only what the saved report lacks of "
+                        "--games games for each neighbouring pairing, and refit the ladder")
     parser.add_argument("--replace", nargs="+", default=[], metavar="LEVEL",
                         help="with --extend: drop the saved games of these levels (changed "
                         "since) and play them anew")
