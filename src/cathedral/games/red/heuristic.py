@@ -42,16 +42,11 @@ HORIZON = 30
 """Recognition steps over which a point of recognition is valued (the track gets denser)."""
 
 
-def _rate(state: RedState, pos: int) -> tuple[float, float]:
-    """Returns (prestige now including progress to the next space, prestige per recognition
-    step averaged over the next ``HORIZON`` steps)."""
-    return _track_rate(state.track, pos)
-
-
 @lru_cache(maxsize=1 << 12)
 def _track_rate(tr: Track, pos: int) -> tuple[float, float]:
-    # Cached: a function of the (fixed) track and a position, asked for every player of every
-    # child a decision scores.
+    """Returns (prestige now including progress to the next space, prestige per recognition
+    step averaged over the next ``HORIZON`` steps) of a marker at ``pos``."""
+    # Cached: asked for every player of every child a decision scores.
     count = tr.prestige(pos)
     nxt = tr.next_space(pos)
     below = max(tr.prev_space(pos + 1), 0)
@@ -106,15 +101,13 @@ def _expected(state: RedState, progress: dict[int, float], spare: list[int]) -> 
         out.append(v)
     # Claimed cards, in slot order.
     owner, slot_card = state.owner, state.slot_card
-    heights = state.heights()
     for s, f in progress.items():
         p = owner[s]
         card = slot_card[s]
         rate = rates[p]
         out[p] += f * (c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE)
         threat = 0
-        t = s // MAX_HEIGHT
-        for u in range(s + 1, t * MAX_HEIGHT + heights[t]):
+        for u in range(s + 1, state.top_of(s) + 1):
             if owner[u] >= 0 and owner[u] != p:
                 threat += 1
         out[p] -= RISK * threat * rate * (1 - f)
