@@ -138,8 +138,8 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # against two (+69 Elo), 3 on 8 samples 5 of 19; 8 on 8 samples won 11 of 20 against
     # three (55%, a seat's chance 25%) and 10 of 18 against two (56%, a seat's chance 33%),
     # at 1.7 and 0.8 s a decision (benchmarks/reports/red4_hard_medium_20, red3_..._18); the
-    # ladder: 63 of 102 against two mediums (+179 Elo [+125, +236]), 43 of the first 80
-    # against three (+175 Elo [+120, +244]).
+    # ladder: 63 of 102 against two mediums (+179 Elo [+125, +236]), 51 of 100 against
+    # three (+172 Elo [+115, +240]).
     "red": LEVELS["red"],
 }
 
