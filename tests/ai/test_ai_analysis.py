@@ -46,6 +46,8 @@ def test_solved_words_name_the_winner_from_the_movers_margin():
     assert solved_words(state, 3) == "solved: Light wins by 3"
     assert solved_words(state, -2) == "solved: Dark wins by 2"
     assert solved_words(state, 0) == "solved: a draw"
+    # Only the winner proven: the margin is the least the win is by.
+    assert solved_words(state, 3, exact=False) == "solved: Light wins by at least 3"
 
 
 def test_analyse_allmer_finds_the_winning_conversion():

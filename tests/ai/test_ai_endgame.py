@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import cathedral
-from cathedral.ai import load_agent
+from cathedral.ai import analysis, load_agent
 from cathedral.ai.alphabeta import AlphaBetaAgent
 from cathedral.ai.budget import Budget, Deadline
 from cathedral.ai.endgame import EndgameSolver, final_margin
@@ -75,6 +75,74 @@ def test_endgame_solver_gives_up_when_the_budget_runs_out(greedy_games):
     solver = EndgameSolver()
     assert solver.solve(state, Deadline(Budget(iterations=50))) is None
     assert solver.nodes == 50
+
+
+def _sign_only(state) -> tuple[int, object]:
+    """Returns a node budget within which the solver proves who wins ``state`` but not by
+    how much (halving the full solve's nodes until the margin is out of reach), and that
+    inexact solution."""
+    budget = EndgameSolver().solve(state, Deadline(Budget(iterations=10**7))).nodes
+    while budget > 1:
+        budget //= 2
+        solution = EndgameSolver().solve(state, Deadline(Budget(iterations=budget)))
+        if solution is None:
+            break
+        if not solution.exact:
+            return budget, solution
+    pytest.fail("no budget proves only the sign")
+
+
+@pytest.mark.parametrize(("game", "back"), [(1, 5), (0, 6), (2, 3)])
+def test_endgame_solver_proves_the_winner_before_the_margin(greedy_games, game, back):
+    # The first pass asks only who wins (a window around a draw), within a fraction of the
+    # nodes the exact margin needs; out of budget then, the proven result is still given.
+    state = greedy_games[game][-back]
+    root = state.current_player()
+    exact = EndgameSolver().solve(state, Deadline(Budget(iterations=10**7))).margin
+    _, solution = _sign_only(state)
+    assert exact != 0 and (solution.margin > 0) == (exact > 0)
+    if exact > 0:  # a win by at least the bound, and its action wins
+        assert 1 <= solution.margin <= exact
+        child = state.clone()
+        child.apply_action(solution.action)
+        assert brute_force(child, root) >= 1
+    else:
+        assert exact <= solution.margin <= -1
+
+
+def test_endgame_solver_can_stop_once_the_winner_is_known(greedy_games):
+    state = greedy_games[1][-5]
+    root = state.current_player()
+    solution = EndgameSolver().solve(state, Deadline(Budget(iterations=10**7)), margin=False)
+    assert not solution.exact and solution.margin >= 1  # a win, by at least so much
+    assert solution.margin <= brute_force(state, root)
+    full = EndgameSolver().solve(state, Deadline(Budget(iterations=10**7)))
+    assert solution.nodes < full.nodes
+
+
+def test_alphabeta_plays_a_proven_win_whose_margin_is_out_of_reach(greedy_games):
+    state = greedy_games[1][-5]
+    root = state.current_player()
+    budget, solution = _sign_only(state)
+    assert solution.margin > 0
+    agent = AlphaBetaAgent(seed=0, budget=Budget(iterations=2 * budget), endgame=0.5)
+    info = agent.analyse(state)
+    assert info.proven and not info.margin_exact and info.margin == solution.margin
+    assert info.values[root] == 1.0 and info.action == solution.action
+    assert analysis.solved_words(state, info.margin, info.margin_exact).endswith(
+        f"wins by at least {solution.margin:g}")
+
+
+def test_alphabeta_searches_on_in_a_loss_of_unknown_margin(greedy_games):
+    # Every move loses: without the exact margin the solver has nothing to choose by, so the
+    # heuristic search plays for the opponent's mistakes in the time left.
+    state = greedy_games[0][-6]
+    budget, solution = _sign_only(state)
+    assert solution.margin < 0
+    agent = AlphaBetaAgent(seed=0, budget=Budget(iterations=2 * budget), endgame=0.5)
+    info = agent.analyse(state)
+    assert info.margin is None and agent.solver.nodes == budget
+    assert info.action in state.legal_actions()
 
 
 def test_endgame_solver_refuses_games_it_cannot_solve():

@@ -29,7 +29,9 @@ there are many).
 - With ``endgame`` set (two players, no chance), once a position has at most
   ``endgame_actions`` legal actions the exact solver (``cathedral.ai.endgame``) gets that share
   of the time first: if it finishes, the move is the best by final score margin, not merely a
-  winning one, and the margin is reported. Otherwise the search goes on in the time left.
+  winning one, and the margin is reported; if it proves a win or a draw but runs out before
+  the exact margin, the move is a proven one and the margin a bound. Otherwise (unsolved, or
+  lost by a margin not yet known) the search goes on in the time left.
 - With ``workers`` above 1 (None: every core) the root is split: its actions are dealt
   round-robin, best first, to that many processes (``cathedral.ai.parallel``), each deepening
   on its share with its own table and cutting against the best value any of them has proven
@@ -386,8 +388,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         except ValueError:  # a chance node ahead: not for the solver
             return None
         self.nodes = self.solver.nodes
-        if solution is None:
-            return None
+        if solution is None or (solution.margin < 0 and not solution.exact):
+            return None  # unsolved, or lost by an unknown margin: the search plays for chances
         root = self._root
         sign = (solution.margin > 0) - (solution.margin < 0)
         values = [float(sign) if p == root else float(-sign) for p in range(2)]
@@ -395,6 +397,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             action=solution.action, values=values, pv=solution.pv, iterations=solution.nodes,
             seconds=self._deadline.elapsed(), depth=len(solution.pv), proven=True,
             scores=[(solution.action, float(sign))], margin=solution.margin,
+            margin_exact=solution.exact,
         )
 
     def _remember(self, state: State) -> None:

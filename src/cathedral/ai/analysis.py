@@ -72,14 +72,15 @@ def pv_notation(state: State, pv: list[int]) -> list[str]:
     return line
 
 
-def solved_words(state: State, margin: float) -> str:
-    """``"solved: Light wins by 3"`` for the final margin of the player to move."""
+def solved_words(state: State, margin: float, exact: bool = True) -> str:
+    """``"solved: Light wins by 3"`` for the final margin of the player to move
+    (``"by at least 3"`` where only the winner is proven and the margin a bound)."""
     names = state.game.player_names()
     mover = state.current_player()
     if margin == 0:
         return "solved: a draw"
     winner = names[mover] if margin > 0 else names[1 - mover]
-    return f"solved: {winner} wins by {abs(margin):g}"
+    return f"solved: {winner} wins by {'' if exact else 'at least '}{abs(margin):g}"
 
 
 def to_analysis(state: State, info: SearchInfo, level: str, *, final: bool) -> Analysis:
@@ -91,7 +92,8 @@ def to_analysis(state: State, info: SearchInfo, level: str, *, final: bool) -> A
         pv=pv_notation(state, info.pv) or [state.action_to_string(info.action)],
         expected=expected_scores(info.values),
         proven=info.proven,
-        solved=None if info.margin is None else solved_words(state, info.margin),
+        solved=None if info.margin is None
+        else solved_words(state, info.margin, info.margin_exact),
         depth=info.depth,
         nodes=info.iterations,
         seconds=round(info.seconds, 3),

@@ -69,6 +69,8 @@ class SearchInfo:
         scores: every root action's value for the player to move, best first (for hints).
         margin: when the exact endgame solver decided, the final score margin for the player
             to move with best play (positive: that player wins by so much); else None.
+        margin_exact: False when the solver proved who wins but not by how much: ``margin``
+            is then the least a win is by.
     """
 
     action: int
@@ -80,6 +82,7 @@ class SearchInfo:
     proven: bool = False
     scores: list[tuple[int, float]] = field(default_factory=list)
     margin: float | None = None
+    margin_exact: bool = True
 
 
 class Deadline:

@@ -8,10 +8,16 @@ better for the root (``lower_score_wins`` games count unplaced squares, so there
 is the opponent's count minus the root's). Skipped turns need nothing special: the side to
 move is read from ``current_player()`` at every node.
 
-It is plain fail-hard alpha-beta on integer margins with a transposition table (bounds per
-position) and the game's heuristic ordering the moves; it gives up, returning ``None``, as
-soon as its budget is spent, so a caller can try it at every move and fall back to a
-heuristic search until the game is small enough. Only two-player games without chance.
+It is alpha-beta on margins with a transposition table (bounds per position) and the game's
+heuristic ordering the moves, in two passes. The first asks only who wins: a window of
+(-1, 1) around a draw, which cuts far more than a full window (on classic positions some
+8 to 70 times fewer nodes), so the result is known plies earlier. The second finds the exact
+margin with the full window, reusing the first pass's table. A win whose exact margin is
+out of reach is still a solution (its action wins, its margin a lower bound, ``exact``
+false); so is a loss (the margin an upper bound). The solver gives up, returning ``None``,
+when the budget is spent before the first pass ends, so a caller can try it at every move
+and fall back to a heuristic search until the game is small enough. Only two-player games
+without chance.
 """
 
 from __future__ import annotations
@@ -40,12 +46,15 @@ class Solution:
             (positive: that player wins by so much).
         pv: the principal line, starting with ``action``.
         nodes: positions searched.
+        exact: whether ``margin`` is the exact best margin; when false only its sign is
+            proven and ``margin`` is a bound (a win by at least so much, a loss by at most).
     """
 
     action: Action
     margin: float
     pv: list[Action] = field(default_factory=list)
     nodes: int = 0
+    exact: bool = True
 
 
 def final_margin(state: State, player: int) -> float:
@@ -67,8 +76,10 @@ class EndgameSolver:
         self.table_size = table_size
         self.nodes = 0
 
-    def solve(self, state: State, deadline: Deadline) -> Solution | None:
-        """Returns the exact solution of ``state``, or None if ``deadline`` ran out first.
+    def solve(self, state: State, deadline: Deadline, *, margin: bool = True) -> Solution | None:
+        """Returns the solution of ``state`` (see the module docstring), or None if
+        ``deadline`` ran out before the winner was known; with ``margin`` false, only who
+        wins (the first pass).
 
         Raises:
             ValueError: the game has chance or is not for two players, or nobody is to move.
@@ -82,19 +93,34 @@ class EndgameSolver:
         self._deadline = deadline
         self._root = state.current_player()
         self.nodes = 0
-        # The root is searched with the full window, never cut short by an earlier bound, so
-        # its best action is exact.
-        self.table.pop((position_key(state), self._root), None)
+        root = (position_key(state), self._root)
+        # The root is searched without an earlier bound narrowing its window, so its best
+        # action is exact for that window.
+        self.table.pop(root, None)
         try:
-            margin = self._search(state, -float("inf"), float("inf"))
+            bound = self._search(state, -1.0, 1.0)
         except _OutOfBudget:
             return None
+        if -1.0 < bound < 1.0:  # inside the window: the exact margin (a draw, in whole squares)
+            pv = self._pv(state)
+            return Solution(action=pv[0], margin=bound, pv=pv, nodes=self.nodes)
+        sign_pv = self._pv(state)
+        proven = Solution(action=sign_pv[0], margin=bound, pv=sign_pv, nodes=self.nodes,
+                          exact=False)  # the first pass's action wins (or every action loses)
+        if not margin:
+            return proven
+        self.table.pop(root, None)
+        try:
+            exact = self._search(state, -float("inf"), float("inf"))
+        except _OutOfBudget:
+            proven.nodes = self.nodes
+            return proven
         pv = self._pv(state)
-        return Solution(action=pv[0], margin=margin, pv=pv, nodes=self.nodes)
+        return Solution(action=pv[0], margin=exact, pv=pv, nodes=self.nodes)
 
     def _search(self, state: State, alpha: float, beta: float) -> float:
         """Returns the root player's exact margin if it lies in (alpha, beta), else a bound
-        on the side of the window it falls (fail-hard)."""
+        on the side of the window it falls (fail-soft: past the window, still a true bound)."""
         self.nodes += 1
         deadline = self._deadline
         deadline.iterations += 1

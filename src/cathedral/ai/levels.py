@@ -21,7 +21,8 @@ The searches per game:
   two plies (a placement and the reply, 0.26 s a move); hard and max deepen iteratively to
   the time limit, and the endgame is searched to the end. Hard and max first give
   half their time to the exact endgame solver once at most 40 placements are legal, so a
-  solvable endgame is played for the best final margin (``cathedral.ai.endgame``).
+  solvable endgame is played for a proven win, and for the best final margin where that too
+  is in reach (``cathedral.ai.endgame``).
 - ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
   conversions) and contempt for draws and repeated positions; medium 0.1 s and hard 0.25 s
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
