@@ -133,7 +133,9 @@ def extend(
     pairings = [tuple(old["pairings"][i]["agents"]) for i in kept]
     renumber = {i: n for n, i in enumerate(kept)}
     results = _results([g for g in old["games"] if g["pairing"] in renumber], renumber, 0)
-    timings = [{k: v for k, v in old["timing"].items() if k not in replace}]
+    # A level left without games (its pairings went with a replaced level) keeps no timing.
+    playing = {a for pair in pairings for a in pair}
+    timings = [{k: v for k, v in old["timing"].items() if k not in replace and k in playing}]
     seconds = old["seconds"]
     for low, high in pairwise(levels):
         # With more seats a pairing is one level alone against a table of the other: which

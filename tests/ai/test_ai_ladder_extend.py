@@ -63,6 +63,17 @@ def test_extend_tops_a_pairing_up_with_new_seeds_and_replaces_a_changed_level(la
     assert "games 1 to 2" in capsys.readouterr().out
 
 
+def test_replacing_a_level_drops_the_timing_of_a_level_left_without_games(ladder):
+    path = ladder.run("classic", ["random", "easy", "greedy"], games=2, jobs=1, seed=1,
+                      adjacent=True)
+    assert "greedy" in json.loads(path.read_text())["timing"]
+    # easy changed: both its pairings go, and greedy, above it, has no game left to time.
+    ladder.extend("classic", ["random", "easy"], games=2, jobs=1, seed=1, replace=("easy",))
+    replayed = json.loads(path.read_text())
+    assert replayed["agents"] == ["random", "easy"]
+    assert sorted(replayed["timing"]) == ["easy", "random"]
+
+
 def test_a_topped_up_schedule_starts_after_the_games_played():
     from cathedral.ai.arena import schedule
     from cathedral.core.errors import CathedralError
