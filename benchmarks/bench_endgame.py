@@ -52,8 +52,9 @@ def timed(state, seconds: float, margin: bool) -> float | None:
     """Seconds to solve ``state`` from an empty table, or None when over ``seconds``."""
     start = time.perf_counter()
     solution = EndgameSolver().solve(state, Deadline(Budget(seconds=seconds)), margin=margin)
-    return None if solution is None or (margin and not solution.exact) \
-        else time.perf_counter() - start
+    if solution is None or (margin and not solution.exact):
+        return None
+    return time.perf_counter() - start
 
 
 def main() -> None:

@@ -133,9 +133,10 @@ def extend(
     pairings = [tuple(old["pairings"][i]["agents"]) for i in kept]
     renumber = {i: n for n, i in enumerate(kept)}
     results = _results([g for g in old["games"] if g["pairing"] in renumber], renumber, 0)
-    # A level left without games (its pairings went with a replaced level) keeps no timing.
+    # Only levels with games kept are timed (a replaced level's, or one whose every pairing
+    # went with it, are not).
     playing = {a for pair in pairings for a in pair}
-    timings = [{k: v for k, v in old["timing"].items() if k not in replace and k in playing}]
+    timings = [{k: v for k, v in old["timing"].items() if k in playing}]
     seconds = old["seconds"]
     for low, high in pairwise(levels):
         # With more seats a pairing is one level alone against a table of the other: which

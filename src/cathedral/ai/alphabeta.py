@@ -29,8 +29,8 @@ there are many).
 - With ``endgame`` set (two players, no chance), once a position has at most
   ``endgame_actions`` legal actions the exact solver (``cathedral.ai.endgame``) gets that share
   of the time first: if it finishes, the move is the best by final score margin, not merely a
-  winning one, and the margin is reported; if it proves a win or a draw but runs out before
-  the exact margin, the move is a proven one and the margin a bound. Otherwise (unsolved, or
+  winning one, and the margin is reported; if it proves a win but runs out before the
+  exact margin, the move is a proven one and the margin a bound. Otherwise (unsolved, or
   lost by a margin not yet known) the search goes on in the time left.
 - With ``workers`` above 1 (None: every core) the root is split: its actions are dealt
   round-robin, best first, to that many processes (``cathedral.ai.parallel``), each deepening

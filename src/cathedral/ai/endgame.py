@@ -101,11 +101,10 @@ class EndgameSolver:
             bound = self._search(state, -1.0, 1.0)
         except _OutOfBudget:
             return None
+        pv = self._pv(state)
         if -1.0 < bound < 1.0:  # inside the window: the exact margin (a draw, in whole squares)
-            pv = self._pv(state)
             return Solution(action=pv[0], margin=bound, pv=pv, nodes=self.nodes)
-        sign_pv = self._pv(state)
-        proven = Solution(action=sign_pv[0], margin=bound, pv=sign_pv, nodes=self.nodes,
+        proven = Solution(action=pv[0], margin=bound, pv=pv, nodes=self.nodes,
                           exact=False)  # the first pass's action wins (or every action loses)
         if not margin:
             return proven
