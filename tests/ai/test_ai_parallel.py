@@ -173,3 +173,18 @@ def test_the_split_keeps_a_move_the_unfinished_depth_proved_better():
     assert deeper[0].action == b and deeper[0].value == 0.05
     # Without a's own value at depth 3 nothing is known to be better than it.
     assert AlphaBetaAgent._deeper(merged, depths, [[], [(b, 0.05, True)]]) == merged
+
+
+def test_the_split_ends_once_every_share_has_settled():
+    # One share lost every action (a bound, its lines cut), the other was searched to the
+    # end: nothing changes past this depth, so the merge is proven and the split stops.
+    from cathedral.ai.alphabeta import WIN, ShareDepth
+
+    a, b = 10, 11
+    lost = ShareDepth(3, a, -WIN, [(a, -WIN, False)], True, False, [a], True)
+    solved = ShareDepth(2, b, 0.25, [(b, 0.25, True)], False, True, [b], True)
+    merged = AlphaBetaAgent._merge([{3: lost}, {2: solved}], 3)
+    assert merged[1] and merged[0].action == b and merged[0].value == 0.25
+    # Before both have settled, the depth is not proven.
+    open_share = solved._replace(settled=False, cut=True)
+    assert not AlphaBetaAgent._merge([{3: lost}, {3: open_share}], 3)[1]

@@ -313,7 +313,11 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         # Exact values first on a tie: a bound below another worker's value only equals it.
         best = max(results, key=lambda r: (r.value, r.exact))
         searched = [s for r in results for s in r.searched]
-        proven = not any(r.cut for r in results) or abs(best.value) >= WIN
+        # Every share settled: deepening changes nothing any more (without this a search
+        # whose shares settled for different reasons, one lost, one solved, would merge
+        # depth after depth for ever).
+        proven = (not any(r.cut for r in results) or abs(best.value) >= WIN
+                  or all(r.settled for r in results))
         return best._replace(depth=depth, searched=searched), proven
 
     @staticmethod
