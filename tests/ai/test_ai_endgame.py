@@ -174,6 +174,45 @@ def test_alphabeta_endgame_waits_for_a_small_position(greedy_games):
     assert info.margin is None and agent.solver.nodes == 0
 
 
+def test_the_race_answers_with_the_solvers_exact_margin(greedy_games):
+    # On two cores one worker solves while the other searches: the solver's answer wins.
+    state = greedy_games[2][-3]
+    root = state.current_player()
+    agent = AlphaBetaAgent(seed=0, budget=Budget(iterations=400_000), endgame=0.5, workers=2)
+    try:
+        info = agent.analyse(state)
+    finally:
+        agent.close()
+    assert info.proven and info.margin_exact
+    assert info.margin == brute_force(state, root)
+    child = state.clone()
+    child.apply_action(info.action)
+    assert brute_force(child, root) == info.margin
+
+
+def test_the_race_plays_the_search_where_the_solver_does_not_finish(greedy_games):
+    state = greedy_games[0][-9]
+    nodes = EndgameSolver().solve(state, Deadline(Budget(iterations=10**7)), margin=False).nodes
+    agent = AlphaBetaAgent(seed=0, budget=Budget(iterations=nodes), endgame=0.5,
+                           endgame_actions=1000, workers=2)  # half the nodes each: too few
+    try:
+        info = agent.analyse(state)
+    finally:
+        agent.close()
+    assert info.margin is None and info.depth >= 1
+    assert info.action in state.legal_actions()
+
+
+def test_the_race_is_run_only_for_positions_the_solver_may_take(greedy_games):
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=1), endgame=0.5, endgame_actions=40,
+                           workers=2)
+    try:
+        info = agent.analyse(greedy_games[0][1])  # hundreds of legal placements
+    finally:
+        agent.close()
+    assert info.margin is None and info.depth == 1
+
+
 def test_classic_hard_and_max_use_the_endgame_solver():
     for level in ("hard", "max"):
         name, kwargs = level_spec(level, "classic")

@@ -37,7 +37,9 @@ there are many).
   on its share with its own table and cutting against the best value any of them has proven
   at the same depth. The answer is the best action at the deepest depth all of them
   completed (a forced win found by any of them at once). Each depth is reported as soon as
-  all have completed it.
+  all have completed it. Where the endgame solver may be tried, one worker runs it for the
+  whole time while the others search (a race, rather than the solver first and the search
+  after): the solver's answer is taken where it settles the game, the search's otherwise.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from typing import NamedTuple
 
 from cathedral.ai.base import Agent, position_key, static_values
 from cathedral.ai.budget import Budget, Clock, Deadline, SearchInfo
-from cathedral.ai.endgame import EndgameSolver
+from cathedral.ai.endgame import EndgameSolver, Solution
 from cathedral.ai.mcts import play
 from cathedral.ai.parallel import Helpers, HelpersFailed, HelpersOwner, Report, Shared
 from cathedral.core.contract import CHANCE, TERMINAL, Action, State
@@ -60,6 +62,17 @@ WIN = 1.0
 
 class _OutOfBudget(Exception):
     """Raised inside the search when the budget runs out mid-iteration."""
+
+
+class _Stoppable(Deadline):
+    """A worker's deadline that also ends when the agent sets the team's stop flag."""
+
+    def __init__(self, budget: Budget, shared: Shared, clock: Clock | None) -> None:
+        super().__init__(budget, clock)
+        self._shared = shared
+
+    def expired(self) -> bool:
+        return super().expired() or self._shared.stopped()
 
 
 class ShareDepth(NamedTuple):
@@ -175,19 +188,23 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("analyse needs a player to move")
         self._start(state, self.budget)
-        solved = self._solve_endgame(state)
-        if solved is not None:
-            return solved
+        endgame = self._endgame_eligible(state)
+        helpers = None
         if self.workers != 1:
             helpers = self.helpers(type(self), self._kwargs, self._seed)
-            if helpers is not None:
-                try:
-                    split = self._split(state, helpers)
-                except HelpersFailed:
-                    self.helpers_failed()  # search alone in the time left
-                else:
-                    if split is not None:
-                        return split
+        if helpers is not None:
+            try:
+                split = self._split(state, helpers, race=endgame)
+            except HelpersFailed:
+                self.helpers_failed()  # search alone in the time left
+                helpers = None
+            else:
+                if split is not None:
+                    return split
+        if endgame and helpers is None:
+            solved = self._solve_endgame(state)
+            if solved is not None:
+                return solved
         max_depth = self.budget.depth or 64
         best: tuple[Action, float, list[tuple[Action, float]]] | None = None
         completed = 0
@@ -243,23 +260,36 @@ class AlphaBetaAgent(HelpersOwner, Agent):
 
     # ----- the root split over processes ---------------------------------------------------
 
-    def _split(self, state: State, helpers: Helpers) -> SearchInfo | None:
+    def _split(self, state: State, helpers: Helpers, race: bool = False) -> SearchInfo | None:
         """Deals the root's actions out to the workers and merges their depths (see the
-        module docstring); None when there is nothing to split (one action)."""
+        module docstring); None when there is nothing to split (one action). With ``race``
+        the last worker runs the endgame solver for the whole time instead, and its answer
+        wins where it settles the game (a proven win or draw, an exact loss)."""
         actions = self._ordered(state, self.root_width)
-        shares = [actions[i::len(helpers)] for i in range(len(helpers))]
+        searchers = len(helpers) - race
+        shares = [actions[i::searchers] for i in range(searchers)]
         shares = [share for share in shares if share]
-        if len(shares) < 2:
+        if len(shares) < 2 - race:
             return None
-        budget = self._left(len(shares))
+        budget = self._left(len(shares) + race)
         depths: list[dict[int, ShareDepth]] = [{} for _ in shares]
         merged: tuple[ShareDepth, bool] | None = None
         completed, nodes = 0, 0
         unfinished: list[list[tuple[Action, float, bool]]] = [[] for _ in shares]
-        calls = [(state, share, budget) for share in shares]
+        methods = ["search_share"] * len(shares) + ["solve_share"] * race
+        calls = [(state, share, budget) for share in shares] + [(state, budget)] * race
+        solved: SearchInfo | None = None
+        solving = race  # a search that proves who wins still waits for the solver's margin
         # Closed however the loop ends (an interrupt in ``progress``): the team ends with it.
-        with contextlib.closing(helpers.call("search_share", calls)) as replies:
+        with contextlib.closing(helpers.call(methods, calls)) as replies:
             for worker, kind, item in replies:
+                if worker == len(shares):  # the solver's answer
+                    solving = False
+                    nodes += item.nodes if item is not None else 0
+                    solved = self._solution_info(item)
+                    if solved is not None or (merged is not None and merged[1]):
+                        helpers.shared.stop()  # settled: the searchers may stop
+                    continue
                 if kind == "answer":
                     nodes += item[0]
                     unfinished[worker] = item[1]
@@ -267,7 +297,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                 depths[worker][item.depth] = item
                 if item.value >= WIN and item.exact:  # a forced win: nothing does better
                     merged, completed = (item, True), item.depth
-                    helpers.shared.stop()
+                    if not solving:
+                        helpers.shared.stop()
                     continue
                 while merged is None or not merged[1]:
                     found = self._merge(depths, completed + 1)
@@ -276,9 +307,11 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                     merged, completed = found, completed + 1
                     if self.progress is not None:
                         self.progress(self._split_info(state, found, completed))
-                    if found[1]:
+                    if found[1] and not solving:
                         helpers.shared.stop()  # proven: the workers may stop
         self.nodes += nodes
+        if solved is not None:  # proven too, and with the margin
+            return solved
         if merged is None:  # not even depth 1 finished: the best action by heuristic
             return self._info(state, (actions[0], 0.0, [(actions[0], 0.0)]), 0, False)
         if not merged[1]:
@@ -373,12 +406,24 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             self._shared = None
         return self.nodes, []
 
-    def _solve_endgame(self, state: State) -> SearchInfo | None:
-        """Returns the exact solver's answer when the position is small enough and it
-        finishes within its share of the budget, else None."""
-        if (self.solver is None or state.game.num_players != 2
-                or len(state.legal_actions()) > self.endgame_actions):
+    def solve_share(self, state: State, budget: Budget, *, shared: Shared,
+                    report: Report) -> Solution | None:
+        """A worker's part of a race (see ``_split``): the endgame solver on ``state`` until
+        ``budget`` is spent or ``shared`` says stop; returns its solution, if any."""
+        del report  # the solver has nothing to say before it is done
+        try:
+            return self.solver.solve(state, _Stoppable(budget, shared, self.clock))
+        except ValueError:  # a chance node ahead: not for the solver
             return None
+
+    def _endgame_eligible(self, state: State) -> bool:
+        """Whether the exact solver is tried on ``state`` (a small two-player position)."""
+        return (self.solver is not None and state.game.num_players == 2
+                and len(state.legal_actions()) <= self.endgame_actions)
+
+    def _solve_endgame(self, state: State) -> SearchInfo | None:
+        """Returns the exact solver's answer when it finishes within its share of the
+        budget, else None."""
         budget = self.budget
         share = Budget(
             seconds=None if budget.seconds is None else budget.seconds * self.endgame,
@@ -392,8 +437,14 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         except ValueError:  # a chance node ahead: not for the solver
             return None
         self.nodes = self.solver.nodes
+        return self._solution_info(solution)
+
+    def _solution_info(self, solution: Solution | None) -> SearchInfo | None:
+        """The solver's solution as the answer, or None where the search should go on:
+        unsolved, or lost by an unknown margin (the search plays for the opponent's
+        mistakes)."""
         if solution is None or (solution.margin < 0 and not solution.exact):
-            return None  # unsolved, or lost by an unknown margin: the search plays for chances
+            return None
         root = self._root
         sign = (solution.margin > 0) - (solution.margin < 0)
         values = [float(sign) if p == root else float(-sign) for p in range(2)]

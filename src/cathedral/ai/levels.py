@@ -19,10 +19,11 @@ The searches per game:
 - ``classic`` (2 players, no chance, branching in the hundreds): alpha-beta with heuristic
   move ordering and forward pruning (``width`` best actions per inner node). Medium searches
   two plies (a placement and the reply, 0.26 s a move); hard and max deepen iteratively to
-  the time limit, and the endgame is searched to the end. Hard and max first give
-  half their time to the exact endgame solver once at most 40 placements are legal, so a
-  solvable endgame is played for a proven win, and for the best final margin where that too
-  is in reach (``cathedral.ai.endgame``).
+  the time limit, and the endgame is searched to the end. Once at most 40 placements are
+  legal, hard first gives half its time to the exact endgame solver, and max runs the solver
+  on one core for all of its time while the search runs on the others, so a solvable
+  endgame is played for a proven win, and for the best final margin where that too is in
+  reach (``cathedral.ai.endgame``).
 - ``allmer``: with 2 players alpha-beta with chain extensions (and quiescence over
   conversions) and contempt for draws and repeated positions; medium 0.1 s and hard 0.25 s
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
@@ -36,7 +37,8 @@ The searches per game:
 - any other game: MCTS.
 
 ``max`` searches on every core (``workers=None``; ``cathedral.ai.parallel``): alpha-beta
-splits the root's actions among one process per core, rollouts share their passes out.
+splits the root's actions among one process per core (in a classic endgame one of them
+solves instead), rollouts share their passes out.
 ``benchmarks/bench_parallel.py`` measures what that buys.
 """
 

@@ -132,9 +132,11 @@ class Helpers:
     def __len__(self) -> int:
         return len(self._conns)
 
-    def call(self, method: str, args: list[tuple]) -> Iterator[tuple[int, str, Any]]:
-        """Sends worker ``i`` the call ``method(*args[i])`` and yields ``(i, kind, item)`` as
-        they come: ``"report"`` items on the way, then one ``"answer"`` per worker.
+    def call(self, method: str | list[str],
+             args: list[tuple]) -> Iterator[tuple[int, str, Any]]:
+        """Sends worker ``i`` the call ``method(*args[i])`` (or ``method[i](*args[i])``, a
+        method each) and yields ``(i, kind, item)`` as they come: ``"report"`` items on the
+        way, then one ``"answer"`` per worker.
 
         Raises:
             HelpersFailed: a worker died or its agent raised (the others are stopped and
@@ -148,8 +150,9 @@ class Helpers:
         self.shared.clear()
         pending = set(range(len(args)))
         try:
-            for i, arg in enumerate(args):
-                self._conns[i].send((method, arg))
+            methods = [method] * len(args) if isinstance(method, str) else method
+            for i, (name, arg) in enumerate(zip(methods, args, strict=True)):
+                self._conns[i].send((name, arg))
             failure = None
             while pending:
                 for conn in wait([self._conns[i] for i in pending]):
