@@ -213,6 +213,18 @@ def test_the_race_is_run_only_for_positions_the_solver_may_take(greedy_games):
     assert info.margin is None and info.depth == 1
 
 
+def test_the_race_is_not_run_under_a_depth_alone(greedy_games):
+    # The solver's cost has no bound without time or nodes: it would race for ever.
+    state = greedy_games[0][-9]
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=1), endgame=0.5, workers=2)
+    try:
+        assert not agent._endgame_eligible(state)
+        info = agent.analyse(state)
+    finally:
+        agent.close()
+    assert info.margin is None and info.depth == 1
+
+
 def test_classic_hard_and_max_use_the_endgame_solver():
     for level in ("hard", "max"):
         name, kwargs = level_spec(level, "classic")

@@ -417,8 +417,11 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             return None
 
     def _endgame_eligible(self, state: State) -> bool:
-        """Whether the exact solver is tried on ``state`` (a small two-player position)."""
+        """Whether the exact solver is tried on ``state``: a small two-player position, and
+        a budget of time or nodes (under a depth alone the solver's cost has no bound)."""
+        budget = self.budget
         return (self.solver is not None and state.game.num_players == 2
+                and (budget.seconds is not None or budget.iterations is not None)
                 and len(state.legal_actions()) <= self.endgame_actions)
 
     def _solve_endgame(self, state: State) -> SearchInfo | None:
@@ -430,8 +433,6 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             iterations=None if budget.iterations is None
             else max(1, int(budget.iterations * self.endgame)),
         )
-        if not share.is_bounded():
-            return None  # a depth-only budget: the solver's cost could not be bounded
         try:
             solution = self.solver.solve(state, Deadline(share, self.clock))
         except ValueError:  # a chance node ahead: not for the solver
