@@ -58,6 +58,8 @@ def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
     """Returns, per claimed unfinished slot, the share of the card counted as done (materials
     delivered count fully, matching materials in its owner's hand count ``IN_HAND``), and
     each player's materials in hand that no claimed card needs."""
+    # The hot path of every red search (each greedy decision scores a dozen children): index
+    # the flat lists directly rather than slice and enumerate them.
     card_total = state.c.card_total
     out = {}
     spare = state.inv[:]
@@ -67,16 +69,18 @@ def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
         if p < 0 or built[s]:
             continue
         total = card_total[slot_card[s]]
-        b = p * 6
         done = float(total)
-        for m, want in enumerate(need[s * 6 : s * 6 + 6]):
+        k = s * 6
+        to_hand = p * 6 - k  # need[j] is material j - k; its owner holds spare[j + to_hand]
+        for j in range(k, k + 6):
+            want = need[j]
             if want:
-                have = spare[b + m]
+                have = spare[j + to_hand]
                 use = want if want < have else have
-                spare[b + m] = have - use
+                spare[j + to_hand] = have - use
                 done -= want - IN_HAND * use
         out[s] = CLAIM_BASE + (0.95 - CLAIM_BASE) * done / total
-    return out, [sum(spare[p * 6 : p * 6 + 6]) for p in range(state.n)]
+    return out, [sum(spare[b : b + 6]) for b in range(0, 6 * state.n, 6)]
 
 
 def expected_prestige(state: RedState) -> list[float]:
@@ -101,14 +105,17 @@ def _expected(state: RedState, progress: dict[int, float], spare: list[int]) -> 
         out.append(v)
     # Claimed cards, in slot order.
     owner, slot_card = state.owner, state.slot_card
+    recognition, card_rubles, heights = c.card_recognition, c.card_rubles, state.heights()
     for s, f in progress.items():
         p = owner[s]
         card = slot_card[s]
         rate = rates[p]
-        out[p] += f * (c.card_recognition[card] * rate + c.card_rubles[card] * RUBLE)
+        out[p] += f * (recognition[card] * rate + card_rubles[card] * RUBLE)
         threat = 0
-        for u in range(s + 1, state.top_of(s) + 1):
-            if owner[u] >= 0 and owner[u] != p:
+        t = s // MAX_HEIGHT
+        for u in range(s + 1, t * MAX_HEIGHT + heights[t]):  # the slots above, to the dome
+            q = owner[u]
+            if q >= 0 and q != p:
                 threat += 1
         out[p] -= RISK * threat * rate * (1 - f)
     if state.trigger < 0:
@@ -128,7 +135,8 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
     for t, height in enumerate(state.heights()):
         value = 0.0
         presence = [0.0] * n
-        for s in range(t * MAX_HEIGHT, t * MAX_HEIGHT + height):
+        bottom = t * MAX_HEIGHT
+        for s in range(bottom, bottom + height):
             if built[s]:
                 value += 2
                 presence[owner[s]] += 1
@@ -141,22 +149,19 @@ def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
                 presence[orn[s]] += 1
         if not value:
             continue
-        for p, pts in enumerate(_points(value, presence, thirds, halving)):
-            out[p] += pts
+        points = _points(value, tuple(presence), thirds, halving)
+        for p in range(n):
+            out[p] += points[p]
     return out
 
 
-def _points(value: float, presence: list[float], thirds: bool, halving: bool) -> tuple:
-    """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
-    return _scaled_points(round(value * 10), tuple([round(x * 10) for x in presence]),
-                          thirds, halving)
-
-
 @lru_cache(maxsize=1 << 16)
-def _scaled_points(value: int, presence: tuple, thirds: bool, halving: bool) -> tuple:
+def _points(value: float, presence: tuple, thirds: bool, halving: bool) -> tuple:
+    """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
     # Cached: a decision's children differ from their parent in a tower or two, so the same
     # towers are scored again and again (this was a third of the greedy player's time).
-    return tuple(x / 10 for x in tower_points(value, presence, thirds=thirds, halving=halving))
+    return tuple(x / 10 for x in tower_points(round(value * 10), [round(x * 10) for x in presence],
+                                              thirds=thirds, halving=halving))
 
 
 RACE_WEIGHT = 0.5
