@@ -327,6 +327,71 @@ def test_rollout_cuts_its_first_pass_at_the_time_limit():
     assert dict(state.action_heuristics())[info.action] == best_by_heuristic
 
 
+def _red_decision(at_least: int, seed: int = 3):
+    """A 2-player red position whose player to move has at least ``at_least`` legal actions."""
+    state = cathedral.load("red").new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node() or len(state.legal_actions()) < at_least:
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
+                           else rng.choice(state.legal_actions()))
+    return state
+
+
+def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget():
+    from cathedral.ai import RolloutAgent
+
+    state = _red_decision(8)
+    before = state.to_json()
+    agent = RolloutAgent(seed=1, budget=Budget(iterations=64), candidates=8, halving=True)
+    rollouts: dict[int, int] = {}
+    rollout = agent._rollout
+
+    def counted(state, action, me, rng):
+        rollouts[action] = rollouts.get(action, 0) + 1
+        return rollout(state, action, me, rng)
+
+    agent._rollout = counted
+    info = agent.analyse(state)
+    assert state.to_json() == before
+    # Three rounds share the 64 rollouts: 8 candidates on 3 passes (24; a third of 64 is 21,
+    # passes are whole), the better 4 on 5 (20, half of the 40 left), the last 2 on 10 (20).
+    assert info.iterations == 64 == sum(rollouts.values())
+    assert len(info.scores) == 8 and info.scores[0][0] == info.action
+    assert info.action in state.legal_actions()
+    # The last two first, the better of them ahead; then the 2 dropped in the second round,
+    # then the 4 dropped in the first, each by its mean.
+    assert [rollouts[a] for a, _ in info.scores] == [18, 18, 8, 8, 3, 3, 3, 3]
+    means = [v for _, v in info.scores]
+    assert means[0] >= means[1] and means[2] >= means[3]
+    assert means[4] >= means[5] >= means[6] >= means[7]
+    again = RolloutAgent(seed=1, budget=Budget(iterations=64), candidates=8,
+                         halving=True).analyse(state)
+    assert again.scores == info.scores
+
+
+def test_rollout_halving_keeps_its_time_budget_with_a_fake_clock():
+    from cathedral.ai import RolloutAgent
+
+    state = _red_decision(6)
+    clock = FakeClock(step=0.01)
+    info = RolloutAgent(seed=0, budget=Budget(seconds=0.3), candidates=6, halving=True,
+                        clock=clock).analyse(state)
+    # Every read of the fake clock is 10 ms later, and each round reads it a few times more.
+    assert info.seconds <= 0.3 + 0.05 and info.iterations >= 6
+    assert info.action in state.legal_actions()
+
+
+def test_rollout_halving_is_plain_rollouts_for_two_candidates():
+    from cathedral.ai import RolloutAgent
+
+    state = _red_decision(4)
+    plain = RolloutAgent(seed=2, budget=Budget(iterations=8), candidates=2).analyse(state)
+    halving = RolloutAgent(seed=2, budget=Budget(iterations=8), candidates=2,
+                           halving=True).analyse(state)
+    assert halving.scores == plain.scores and halving.iterations == 8
+
+
 def test_rollout_answers_a_forced_move_without_searching():
     from cathedral.ai import RolloutAgent
 

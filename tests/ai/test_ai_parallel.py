@@ -128,6 +128,24 @@ def test_rollouts_share_their_passes_among_workers(game_name, players):
         agent.close()
 
 
+def test_rollout_halving_shares_every_round_among_workers():
+    state = _midgame("red", seed=6, plies=8)
+    seed = 6
+    while len(state.legal_actions()) < 4 or state.is_chance_node():
+        seed += 1
+        state = _midgame("red", seed=seed, plies=8)
+    agent = RolloutAgent(seed=1, budget=Budget(iterations=32), candidates=4, halving=True,
+                         workers=2)
+    try:
+        info = agent.analyse(state)
+        # Two rounds of 16 rollouts: each worker rolls out the 4 candidates twice, then the
+        # better 2 four times.
+        assert info.iterations == 32 and len(info.scores) == 4
+        assert info.action == info.scores[0][0] and info.action in state.legal_actions()
+    finally:
+        agent.close()
+
+
 @pytest.mark.parametrize("game_name,players", [("classic", 2), ("allmer", 2), ("allmer", 4),
                                                ("red", 2), ("red", 4)])
 def test_max_uses_every_core(game_name, players):

@@ -16,6 +16,13 @@ least one pass, cut short only by a time limit; no further pass that the time le
 finish), so the answer improves with time; with an ``iterations`` budget alone it is
 deterministic under a seed. A decision with one legal action costs nothing.
 
+With ``halving`` the candidates are rolled out by sequential halving (Karnin, Koren and
+Somekh, 2013: best-arm identification on a fixed budget) rather than equally: the budget is
+cut into as many equal rounds as it takes to halve the candidates down to one, every round
+rolls out the candidates left in whole passes, then keeps the better half by their means over
+all their passes so far. So many candidates can be tried and most of the rollouts still go
+to the few that matter.
+
 With ``workers`` above 1 (None: every core) the passes are shared out: each process
 (``cathedral.ai.parallel``) rolls out every candidate on dice of its own for the time left, and
 the means are taken over all their passes together.
@@ -28,6 +35,7 @@ banner).
 
 from __future__ import annotations
 
+import math
 import random
 
 from cathedral.ai.base import Agent, chance_sample, pick_best, static_values
@@ -53,6 +61,7 @@ class RolloutAgent(HelpersOwner, Agent):
         budget: seconds and/or rollouts (``iterations``) per decision.
         candidates: actions tried, best by heuristic first (None: all).
         horizon: rounds each rollout plays past the decision.
+        halving: share the rollouts out by sequential halving (see the module docstring).
         max_plies: the most decisions one rollout plays (a safety cap).
         workers: processes sharing the rollouts (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
@@ -67,6 +76,7 @@ class RolloutAgent(HelpersOwner, Agent):
         budget: Budget | None = None,
         candidates: int | None = 5,
         horizon: int = 1,
+        halving: bool = False,
         max_plies: int = 200,
         workers: int | None = 1,
         clock: Clock | None = None,
@@ -76,7 +86,7 @@ class RolloutAgent(HelpersOwner, Agent):
             raise ValueError(f"workers must be at least 1 (or None for every core), got {workers}")
         self.workers = workers
         self._kwargs = {"budget": budget, "candidates": candidates, "horizon": horizon,
-                        "max_plies": max_plies}
+                        "halving": halving, "max_plies": max_plies}
         self._seed = seed
         self.budget = budget or Budget(iterations=20)
         if not self.budget.is_bounded():
@@ -87,12 +97,15 @@ class RolloutAgent(HelpersOwner, Agent):
             raise ValueError(f"horizon must be at least 1, got {horizon}")
         self.candidates = candidates
         self.horizon = horizon
+        self.halving = halving
         self.max_plies = max_plies
         self.clock = clock
         self.params = {
             "budget": self.budget, "candidates": candidates, "horizon": horizon,
             "max_plies": max_plies,
         }
+        if halving:
+            self.params["halving"] = True
         if workers != 1:
             self.params["workers"] = workers
 
@@ -113,16 +126,59 @@ class RolloutAgent(HelpersOwner, Agent):
         self.rng.shuffle(scored)  # ties in random order
         scored.sort(key=lambda item: -item[1])
         tried = [a for a, _ in scored[: self.candidates]]
-        tried, totals, runs = self._shared_passes(state, tried, me, deadline)
-        means = {a: [v / runs for v in totals[a]] for a in tried}
-        # The heuristic's order breaks ties (sort is stable).
-        ranking = sorted(tried, key=lambda a: -means[a][me])
+        if self.halving and len(tried) > 2:
+            ranking, means, rollouts = self._sequential_halving(state, tried, me, deadline)
+        else:
+            tried, totals, runs = self._shared_passes(state, tried, me, deadline)
+            means = {a: [v / runs for v in totals[a]] for a in tried}
+            # The heuristic's order breaks ties (sort is stable).
+            ranking = sorted(tried, key=lambda a: -means[a][me])
+            rollouts = runs * len(tried)
         best = ranking[0]
         return SearchInfo(
-            action=best, values=means[best], pv=[best], iterations=runs * len(tried),
+            action=best, values=means[best], pv=[best], iterations=rollouts,
             seconds=deadline.elapsed(), depth=self.horizon,
             scores=[(a, means[a][me]) for a in ranking],
         )
+
+    def _sequential_halving(self, state: State, tried: list[Action], me: int,
+                            deadline: Deadline) -> tuple[list[Action], dict, int]:
+        """Rolls out ``tried`` by sequential halving (see the module docstring); returns them
+        ranked (the last round's best first, then each earlier round's dropped ones by mean),
+        their mean values per player, and the rollouts made."""
+        budget = self.budget
+        rounds = math.ceil(math.log2(len(tried)))
+        totals = {a: [0.0] * state.game.num_players for a in tried}
+        runs = dict.fromkeys(tried, 0)
+        left, dropped, spent = list(tried), [], 0
+        for done in range(rounds):
+            share = rounds - done  # the rounds still to play share what is left equally
+            part = Budget(
+                seconds=None if budget.seconds is None
+                else max(1e-3, (budget.seconds - deadline.elapsed()) / share),
+                iterations=None if budget.iterations is None
+                else max(len(left), (budget.iterations - spent) // share),
+            )
+            rolled, part_totals, part_runs = self._shared_passes(
+                state, left, me, Deadline(part, self.clock))
+            for action in rolled:
+                runs[action] += part_runs
+                totals[action] = [t + v for t, v in zip(totals[action], part_totals[action])]
+            spent += part_runs * len(rolled)
+            # A round cut short by the time limit rolled out only the heuristic's first few:
+            # the search ends among those.
+            cut = [a for a in left if a not in rolled]
+            # By mean over every pass so far (the heuristic's order breaks ties).
+            left = sorted(rolled, key=lambda a: -totals[a][me] / runs[a])
+            if cut or deadline.time_expired():
+                dropped = cut + dropped
+                break
+            keep = math.ceil(len(left) / 2) if done < rounds - 1 else len(left)
+            dropped = left[keep:] + dropped  # the latest dropped rank first
+            left = left[:keep]
+        ranking = [a for a in left + dropped if runs[a]]
+        means = {a: [v / runs[a] for v in totals[a]] for a in ranking}
+        return ranking, means, spent
 
     def _shared_passes(self, state: State, tried: list[Action], me: int,
                        deadline: Deadline) -> tuple[list[Action], dict, int]:
@@ -132,7 +188,7 @@ class RolloutAgent(HelpersOwner, Agent):
             helpers = self.helpers(type(self), self._kwargs, self._seed)
         if helpers is None:
             return self._passes(state, tried, me, deadline, self.rng)
-        budget = self.budget
+        budget = deadline.budget
         left = Budget(
             seconds=None if budget.seconds is None
             else max(1e-3, budget.seconds - deadline.elapsed()),
