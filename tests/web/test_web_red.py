@@ -67,13 +67,20 @@ def test_red_each_basic_action_by_pointer(pages, server):
     finish_turn(page, server, gid)
     screenshot(page, "red")
 
-    # turn 2: claim a card that needs the material, place its tile face down
+    # turn 2: claim a card that needs a material we hold (the one just taken when the random
+    # opponent has not claimed its card meanwhile), place its tile face down
     picture = server.picture(gid)
     slots = {s["slot"]: s for t in picture["towers"] for s in t["slots"]}
-    claim = next(
-        c
-        for c in picture["decision"]["choices"]
-        if c["kind"] == "claim" and material in slots[c["slot"]]["need"]
+    held = picture["holdings"][0]["inventory"]
+    claim, material = min(
+        (
+            (c, m)
+            for c in picture["decision"]["choices"]
+            if c["kind"] == "claim"
+            for m in slots[c["slot"]]["need"]
+            if held[m] > 0
+        ),
+        key=lambda pair: pair[1] != material,
     )
     name = slots[claim["slot"]]["name"]
     ply = server.view(gid)["ply"]
