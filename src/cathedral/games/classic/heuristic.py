@@ -2,7 +2,9 @@
 
 ``evaluate`` is the static value search uses at its horizon; ``action_scores`` is the one-ply
 score the ``greedy`` player maximises: squares placed, territory gained, opponent buildings
-captured, and opponent placements taken away.
+captured, and opponent placements taken away. Searches order their moves by it at every node,
+so it is their hot path: the placements that settle nothing (most of them) are scored without
+being placed, five times faster overall (see "quiet placements" below).
 
 The evaluation is a margin in squares, Light minus Dark, of weighted features per colour:
 
@@ -24,12 +26,14 @@ their extra pass is skipped.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from cathedral.games.classic.pieces import (
     ACTION_SIZE,
+    ACTION_SQUARES,
     BLOCK_KEYS,
     BLOCKS,
     DARK,
@@ -37,9 +41,13 @@ from cathedral.games.classic.pieces import (
     LIGHT,
     PLACEMENT_HIGH,
     PLACEMENT_LOW,
+    PLACEMENTS,
     PLAYER_BUILDINGS,
     SQUARES_OF_BUILDING,
+    Building,
     block_of,
+    dilate,
+    flood,
 )
 from cathedral.games.classic.rules import IN_HAND, Position, _available
 
@@ -127,10 +135,24 @@ def evaluate(position: Position) -> list[float]:
 
 def action_scores(position: Position, actions: list[int]) -> list[tuple[int, float]]:
     """Returns (action, one-ply score) for each action of the colour to move."""
+    opponent_mask = position.placement_mask(1 - position.to_move)
+    quiet = _quiet(position, actions)
+    scores = dict(_placed_scores(position, [a for a, q in zip(actions, quiet) if not q],
+                                 int(opponent_mask.sum())))
+    if quiet.any():
+        # A quiet placement only takes away the opponent's placements that overlap it.
+        index = np.asarray(actions)[quiet]
+        for action, taken in zip(index.tolist(), _overlaps(index, opponent_mask).tolist()):
+            scores[action] = ACTION_SIZE[action] + 0.02 * taken
+    return [(action, scores[action]) for action in actions]
+
+
+def _placed_scores(position: Position, actions: list[int],
+                   before_opponent: int) -> list[tuple[int, float]]:
+    """``action_scores`` the long way: each action placed on a copy of the position."""
     colour = position.to_move
     opponent = 1 - colour
     before_territory = position.territory[colour].bit_count()
-    before_opponent = int(position.placement_mask(opponent).sum())
     opponent_squares = position.unplaced(opponent)
     scored = []
     for action in actions:
@@ -145,3 +167,105 @@ def action_scores(position: Position, actions: list[int]) -> list[tuple[int, flo
         score = ACTION_SIZE[action] + gained + 2 * captured + 0.02 * (before_opponent - remaining)
         scored.append((action, score))
     return scored
+
+
+# ----- quiet placements ---------------------------------------------------------------------
+#
+# Most placements settle nothing: no region is closed, nothing captured. Their one-ply score
+# needs no copy of the position, only how many of the opponent's placements they overlap, so
+# ``action_scores`` finds them first and places only the rest (a tenth to a sixth of them in
+# the middle game of greedy games). A placement P of ``colour`` is quiet when the region R of
+# squares not walled by ``colour`` that holds it (8-connected, as in
+# ``rules.settle_territory``) holds at least two opponent buildings (the Cathedral counting as
+# one) and R - P is still one region: then the rule's only region to examine is R - P, which
+# holds as many buildings as R. R - P is one region whenever P's ring (its 8-neighbours)
+# within R is itself 8-connected, since a path through P can go round it on the ring instead;
+# the ring is tested, not R. A region of the own territory holds no building, and every part
+# of it is claimed again unchanged.
+
+
+@functools.cache
+def _tables() -> tuple[np.ndarray, list[int], tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """Returns, built on first use: the overlap bitsets (row a: np.packbits of the placements
+    sharing a square with placement a, about 1 MB), each placement's ring, the rings as uint64
+    halves, and whether each ring is 8-connected on its own."""
+    cover = np.zeros((100, len(PLACEMENTS)), dtype=bool)
+    for action, squares in enumerate(ACTION_SQUARES):
+        cover[list(squares), action] = True
+    packed = np.packbits(cover, axis=1)
+    overlap = np.array([np.bitwise_or.reduce(packed[list(squares)], axis=0)
+                        for squares in ACTION_SQUARES])
+    rings = [dilate(mask) & ~mask for mask in PLACEMENTS]
+    ring_low = np.array([r & _LOW for r in rings], dtype=np.uint64)
+    ring_high = np.array([r >> 64 for r in rings], dtype=np.uint64)
+    # A building in a notch of the board edge leaves a square cut off: that ring is not whole.
+    whole = np.array([flood(r & -r, r) == r for r in rings])
+    return overlap, rings, (ring_low, ring_high), whole
+
+
+_CATHEDRAL_START = BLOCKS[(Building.CATHEDRAL, None)].start  # the last block
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
+
+
+def _overlaps(actions: np.ndarray, placements: np.ndarray) -> np.ndarray:
+    """Returns, per action, how many of ``placements`` (a bool mask) share a square with it."""
+    rows = _tables()[0][actions] & np.packbits(placements)
+    if hasattr(np, "bitwise_count"):  # numpy 2
+        return np.bitwise_count(rows).sum(axis=1, dtype=np.int64)
+    return _POPCOUNT[rows].sum(axis=1)
+
+
+def _touches(actions: np.ndarray, masks: tuple[np.ndarray, np.ndarray], mask: int) -> np.ndarray:
+    """Returns, per action, whether its mask in ``masks`` (uint64 halves) meets ``mask``."""
+    low, high = masks
+    return ((low[actions] & np.uint64(mask & _LOW)) | (high[actions] & np.uint64(mask >> 64))) != 0
+
+
+def _quiet(position: Position, actions: list[int]) -> np.ndarray:
+    """Returns, per action of the colour to move, whether placing it is quiet (see above)."""
+    colour = position.to_move
+    index = np.asarray(actions, dtype=np.intp)
+    buildings = index < _CATHEDRAL_START  # the Cathedral's own placement is placed to score it
+    if not position.built[colour]:
+        return buildings  # a first building settles nothing
+    _, rings, ring_halves, whole = _tables()
+    own = position.walls[colour]
+    space = FULL & ~own
+    unsettled = space & ~position.territory[colour]
+    opponent_pieces = position.pieces[1 - colour]
+    weak = 0  # regions holding fewer than two buildings: placing there may settle them
+    settled = 0  # empty regions wholly of the own territory: placing there changes nothing
+    rest = space
+    while rest:
+        region = flood(rest & -rest, space)
+        rest &= ~region
+        held = sum(1 for a in opponent_pieces if PLACEMENTS[a] & region)
+        held += 1 if position.cathedral & region else 0
+        if not held and not region & unsettled:
+            settled |= region
+        elif held < 2:
+            weak |= region
+    placements = (PLACEMENT_LOW, PLACEMENT_HIGH)
+    quiet = buildings & ~_touches(index, placements, weak)
+    # A whole ring clear of the own buildings stays whole; the others are followed square by
+    # square.
+    uncertain = (quiet & ~_touches(index, placements, settled)
+                 & (_touches(index, ring_halves, own) | ~whole[index]))
+    for i in np.flatnonzero(uncertain).tolist():
+        action = actions[i]
+        key = (action, rings[action] & own)
+        whole_ring = _WHOLE_RINGS.get(key)
+        if whole_ring is None:
+            ring = rings[action] & space
+            whole_ring = not ring or flood(ring & -ring, ring) == ring
+            if len(_WHOLE_RINGS) > 1 << 20:
+                _WHOLE_RINGS.clear()
+            _WHOLE_RINGS[key] = whole_ring
+        if not whole_ring:
+            quiet[i] = False
+    return quiet
+
+
+# Whether a placement's ring is whole, given the own buildings on it: the same few patterns
+# come back at every node of a search (a building's neighbours change rarely).
+_WHOLE_RINGS: dict[tuple[int, int], bool] = {}
