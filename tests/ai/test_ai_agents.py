@@ -370,6 +370,52 @@ def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget():
     assert again.scores == info.scores
 
 
+def test_rollout_plans_end_each_continuation_where_the_movers_turn_ends():
+    from cathedral.ai import RolloutAgent
+
+    state = _red_decision(6)
+    me = state.current_player()
+    agent = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3, plans=4)
+    first = max(state.action_heuristics(), key=lambda item: item[1])[0]
+    leaves = agent._leaves(state, first, me)
+    assert 1 <= len(leaves) <= 4
+    assert all(leaf.current_player() != me for leaf in leaves)
+    assert len({leaf.to_json() for leaf in leaves}) == len(leaves)  # different continuations
+    # The first is the greedy continuation: the heuristic's favourite at every decision.
+    greedy = state.clone()
+    greedy.apply_action(first)
+    while greedy.current_player() == me:
+        scored = greedy.action_heuristics()
+        greedy.apply_action(max(scored, key=lambda item: item[1])[0])
+    assert leaves[0].to_json() == greedy.to_json()
+
+
+def test_rollout_plans_count_the_continuation_best_on_the_passes_before():
+    from cathedral.ai import RolloutAgent
+
+    state = _red_decision(6)
+    before = state.to_json()
+    agent = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3, plans=3)
+    chosen = []
+    plan_pass = agent._plan_pass
+
+    def spy(leaves, leaf_totals, me, seed):
+        best = max(leaf_totals)
+        chosen.append(leaf_totals.index(best) if any(leaf_totals) else 0)
+        return plan_pass(leaves, leaf_totals, me, seed)
+
+    agent._plan_pass = spy
+    info = agent.analyse(state)
+    assert state.to_json() == before
+    assert info.action in state.legal_actions() and info.iterations == 12
+    assert len(chosen) == 12 and chosen[:3] == [0, 0, 0]  # the greedy one on the first pass
+    again = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3,
+                         plans=3).analyse(state)
+    assert again.scores == info.scores
+    with pytest.raises(ValueError, match="plans must be at least 1"):
+        RolloutAgent(plans=0)
+
+
 def test_rollout_halving_keeps_its_time_budget_with_a_fake_clock():
     from cathedral.ai import RolloutAgent
 

@@ -32,7 +32,9 @@ The searches per game:
   hard and max the paranoid alpha-beta (the other three against the mover) on 0.2 / 2 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
   decisions, played out for one round (medium / hard / max), whatever the number of players:
-  3 / 8 / 8 candidates on 1 / 8 dice samples / as many as 5 s allow. Every rollout level
+  3 / 8 / 8 candidates on 1 / 8 dice samples / as many as 5 s allow; max compares the 4
+  best continuations of its own turn after each candidate (``plans``) where the others
+  take the greedy one. Every rollout level
   also stops at 1 s (medium) or 5 s (hard and max) whatever its other limits.
 - any other game: MCTS.
 
@@ -100,12 +102,16 @@ LEVELS: dict[str, dict[str, Spec]] = {
     # games, 8 on 16 samples 27 of 34; hard takes the middle road at half the latter's time
     # (the ladder: 72-28 against medium in 100 games, +162 Elo [+91, +238]).
     # One round: 5 candidates over 2 rounds beat greedy as well but only drew level with
-    # medium (18-22 in 40 games).
+    # medium (18-22 in 40 games). Max compares 4 continuations of its own turn per candidate
+    # rather than the greedy one: on hard's 64 passes that won 14 of 20 against hard
+    # (0.39 s a decision on one core), where 8 times hard's rollouts had won 10 and halving
+    # over 16 candidates 11 (benchmarks/reports/red2_max_plans_hard_20, ..._samples_...,
+    # ..._halving_...).
     "red": _search_levels(
         "rollout",
         {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
         {"budget": Budget(iterations=64, seconds=5.0), "candidates": 8, "horizon": 1},
-        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 1},
+        {"budget": Budget(seconds=5.0), "candidates": 8, "horizon": 1, "plans": 4},
     ),
 }
 

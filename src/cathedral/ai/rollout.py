@@ -23,6 +23,13 @@ rolls out the candidates left in whole passes, then keeps the better half by the
 all their passes so far. So many candidates can be tried and most of the rollouts still go
 to the few that matter.
 
+With ``plans`` above 1 the mover's own continuation of the turn is not taken greedily but
+chosen: after a candidate, the ``plans`` continuations of its turn that the heuristic likes
+best (best first by their summed regret against its favourite at each decision, the greedy
+one first) are each rolled out on the same dice, and the candidate counts, pass by pass, the
+continuation with the best mean over the passes before (so the choice never sees the dice it
+is scored on, and the maximum of noisy means does not flatter candidates with many of them).
+
 With ``workers`` above 1 (None: every core) the passes are shared out: each process
 (``cathedral.ai.parallel``) rolls out every candidate on dice of its own for the time left, and
 the means are taken over all their passes together.
@@ -35,6 +42,7 @@ banner).
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 
@@ -62,6 +70,7 @@ class RolloutAgent(HelpersOwner, Agent):
         candidates: actions tried, best by heuristic first (None: all).
         horizon: rounds each rollout plays past the decision.
         halving: share the rollouts out by sequential halving (see the module docstring).
+        plans: continuations of the mover's own turn compared per candidate (1: greedy).
         max_plies: the most decisions one rollout plays (a safety cap).
         workers: processes sharing the rollouts (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
@@ -77,6 +86,7 @@ class RolloutAgent(HelpersOwner, Agent):
         candidates: int | None = 5,
         horizon: int = 1,
         halving: bool = False,
+        plans: int = 1,
         max_plies: int = 200,
         workers: int | None = 1,
         clock: Clock | None = None,
@@ -86,7 +96,7 @@ class RolloutAgent(HelpersOwner, Agent):
             raise ValueError(f"workers must be at least 1 (or None for every core), got {workers}")
         self.workers = workers
         self._kwargs = {"budget": budget, "candidates": candidates, "horizon": horizon,
-                        "halving": halving, "max_plies": max_plies}
+                        "halving": halving, "plans": plans, "max_plies": max_plies}
         self._seed = seed
         self.budget = budget or Budget(iterations=20)
         if not self.budget.is_bounded():
@@ -95,9 +105,12 @@ class RolloutAgent(HelpersOwner, Agent):
             raise ValueError(f"candidates must be at least 1, got {candidates}")
         if horizon < 1:
             raise ValueError(f"horizon must be at least 1, got {horizon}")
+        if plans < 1:
+            raise ValueError(f"plans must be at least 1, got {plans}")
         self.candidates = candidates
         self.horizon = horizon
         self.halving = halving
+        self.plans = plans
         self.max_plies = max_plies
         self.clock = clock
         self.params = {
@@ -106,6 +119,8 @@ class RolloutAgent(HelpersOwner, Agent):
         }
         if halving:
             self.params["halving"] = True
+        if plans > 1:
+            self.params["plans"] = plans
         if workers != 1:
             self.params["workers"] = workers
 
@@ -228,6 +243,9 @@ class RolloutAgent(HelpersOwner, Agent):
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
         seconds = deadline.budget.seconds
+        # With plans: each candidate's continuations, and each one's total for the mover.
+        leaves = {a: self._leaves(state, a, me) for a in tried} if self.plans > 1 else None
+        leaf_totals = {a: [0.0] * len(leaves[a]) for a in tried} if leaves else None
         while True:
             began = deadline.elapsed()
             seed = rng.getrandbits(64)
@@ -237,7 +255,10 @@ class RolloutAgent(HelpersOwner, Agent):
                     # heuristic's best first) rather than overrun the time limit.
                     tried = tried[:done]
                     break
-                values = self._rollout(state, action, me, random.Random(seed))
+                if leaves is None:
+                    values = self._rollout(state, action, me, random.Random(seed))
+                else:
+                    values = self._plan_pass(leaves[action], leaf_totals[action], me, seed)
                 total = totals[action]
                 for i, v in enumerate(values):
                     total[i] += v
@@ -256,6 +277,10 @@ class RolloutAgent(HelpersOwner, Agent):
         """Plays ``action`` on a copy, then everybody greedily for ``horizon`` rounds."""
         state = state.clone()
         play(state, action)
+        return self._play_out(state, me, rng)
+
+    def _play_out(self, state: State, me: int, rng: random.Random) -> list[float]:
+        """Plays ``state`` on greedily for ``horizon`` rounds; returns the values at the end."""
         rounds, others_moved = 0, False
         for _ in range(self.max_plies):
             player = state.current_player()
@@ -274,6 +299,48 @@ class RolloutAgent(HelpersOwner, Agent):
                 others_moved = True
             play(state, greedy_action(state, rng))
         return static_values(state)
+
+    def _plan_pass(self, leaves: list[State], leaf_totals: list[float], me: int,
+                   seed: int) -> list[float]:
+        """Rolls out every continuation on one pass's dice; returns the values of the one with
+        the best mean over the passes before (the greedy one on the first pass)."""
+        chosen = max(range(len(leaves)), key=lambda i: (leaf_totals[i], -i))
+        values = []
+        for i, leaf in enumerate(leaves):
+            out = self._play_out(leaf.clone(), me, random.Random(seed))
+            leaf_totals[i] += out[me]
+            if i == chosen:
+                values = out
+        return values
+
+    def _leaves(self, state: State, action: Action, me: int) -> list[State]:
+        """Returns up to ``plans`` ends of the mover's turn after ``action`` (where chance, a
+        rival or the end comes next), best first by summed regret against the heuristic's
+        favourite at each of the mover's decisions; the greedy continuation is first."""
+        start = state.clone()
+        play(start, action)
+        frontier = [(0.0, 0, start)]
+        leaves: list[State] = []
+        pushed = 1
+        for _ in range(self.plans * self.max_plies):  # a bound: each turn ends
+            if not frontier or len(leaves) >= self.plans:
+                break
+            regret, _, node = heapq.heappop(frontier)
+            if node.current_player() != me:
+                leaves.append(node)
+                continue
+            try:
+                scored = node.action_heuristics()
+            except NotImplementedError:
+                scored = [(a, 0.0) for a in node.legal_actions()]
+            scored.sort(key=lambda item: -item[1])  # stable: ties in the game's order
+            best = scored[0][1]
+            for option, score in scored[: self.plans]:
+                child = node.clone()
+                play(child, option)
+                heapq.heappush(frontier, (regret + best - score, pushed, child))
+                pushed += 1
+        return leaves or [start]
 
 
 __all__ = ["RolloutAgent", "greedy_action"]
