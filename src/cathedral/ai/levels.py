@@ -34,8 +34,8 @@ The searches per game:
   decisions, played out for one round (medium / hard / max), whatever the number of players:
   3 / 8 / 8 candidates on 1 / 8 dice samples / as many as 5 s allow; max compares the 4
   best continuations of its own turn after each candidate (``plans``) where the others
-  take the greedy one. Every rollout level
-  also stops at 1 s (medium) or 5 s (hard and max) whatever its other limits.
+  take the greedy one. Every rollout level also stops at 1 s (medium) or 5 s (hard and
+  max) whatever its other limits.
 - any other game: MCTS.
 
 ``max`` searches on every core (``workers=None``; ``cathedral.ai.parallel``): alpha-beta

@@ -245,7 +245,7 @@ class RolloutAgent(HelpersOwner, Agent):
         seconds = deadline.budget.seconds
         # With plans: each candidate's continuations, and each one's total for the mover.
         leaves = {a: self._leaves(state, a, me) for a in tried} if self.plans > 1 else None
-        leaf_totals = {a: [0.0] * len(leaves[a]) for a in tried} if leaves else None
+        leaf_totals = None if leaves is None else {a: [0.0] * len(leaves[a]) for a in tried}
         while True:
             began = deadline.elapsed()
             seed = rng.getrandbits(64)
