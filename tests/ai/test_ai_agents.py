@@ -390,26 +390,25 @@ def test_rollout_plans_end_each_continuation_where_the_movers_turn_ends():
     assert leaves[0].to_json() == greedy.to_json()
 
 
-def test_rollout_plans_count_on_each_pass_the_continuation_best_on_the_other_passes():
+def test_rollout_plans_count_the_continuation_best_on_the_passes_before():
     from cathedral.ai import RolloutAgent
-    from cathedral.ai.rollout import _totals
-
-    # Three passes of two continuations, values for (player 0, player 1), player 0 to move.
-    # Pass 1: on passes 2-3 the second one is better (0.5 against 0): it counts 0.5.
-    # Passes 2 and 3: on the others both means are 0.5, the first (greedy) one breaks the tie.
-    samples = [[[1.0, -1.0], [0.5, -0.5]],
-               [[0.0, 0.0], [0.5, -0.5]],
-               [[0.0, 0.2], [0.5, -0.5]]]
-    assert _totals(samples, 0) == [0.5, -0.3]
-    assert _totals(samples[:1], 0) == [1.0, -1.0]  # one pass: the greedy one
-    assert _totals([[[0.25, 0.75]]] * 2, 1) == [0.5, 1.5]  # without plans: the sum
 
     state = _red_decision(6)
     before = state.to_json()
     agent = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3, plans=3)
+    chosen = []
+    plan_pass = agent._plan_pass
+
+    def spy(leaves, leaf_totals, me, seed):
+        best = max(leaf_totals)
+        chosen.append(leaf_totals.index(best) if any(leaf_totals) else 0)
+        return plan_pass(leaves, leaf_totals, me, seed)
+
+    agent._plan_pass = spy
     info = agent.analyse(state)
     assert state.to_json() == before
     assert info.action in state.legal_actions() and info.iterations == 12
+    assert len(chosen) == 12 and chosen[:3] == [0, 0, 0]  # the greedy one on the first pass
     again = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3,
                          plans=3).analyse(state)
     assert again.scores == info.scores

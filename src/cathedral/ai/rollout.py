@@ -26,10 +26,9 @@ to the few that matter.
 With ``plans`` above 1 the mover's own continuation of the turn is not taken greedily but
 chosen: after a candidate, the ``plans`` continuations of its turn that the heuristic likes
 best (best first by their summed regret against its favourite at each decision, the greedy
-one first) are each rolled out on every pass's dice, and the candidate counts on each pass
-the continuation with the best mean over all the *other* passes (leave-one-out), so the
-choice never sees the dice it is scored on, and the maximum of noisy means does not flatter
-candidates with many of them, while every pass's choice is made on nearly all the passes.
+one first) are each rolled out on the same dice, and the candidate counts, pass by pass, the
+continuation with the best mean over the passes before (so the choice never sees the dice it
+is scored on, and the maximum of noisy means does not flatter candidates with many of them).
 
 With ``workers`` above 1 (None: every core) the passes are shared out: each process
 (``cathedral.ai.parallel``) rolls out every candidate on dice of its own for the time left, and
@@ -203,8 +202,7 @@ class RolloutAgent(HelpersOwner, Agent):
         if self.workers != 1 and len(tried) > 1:
             helpers = self.helpers(type(self), self._kwargs, self._seed)
         if helpers is None:
-            tried, samples, runs = self._passes(state, tried, me, deadline, self.rng)
-            return tried, {a: _totals(samples[a], me) for a in tried}, runs
+            return self._passes(state, tried, me, deadline, self.rng)
         budget = deadline.budget
         left = Budget(
             seconds=None if budget.seconds is None
@@ -218,15 +216,18 @@ class RolloutAgent(HelpersOwner, Agent):
                        if kind == "answer"]
         except HelpersFailed:
             self.helpers_failed()
-            tried, samples, runs = self._passes(state, tried, me, deadline, self.rng)
-            return tried, {a: _totals(samples[a], me) for a in tried}, runs
+            return self._passes(state, tried, me, deadline, self.rng)
         # A worker short of time may have rolled out only the first candidates: compare those
-        # all of them did, on all their passes together.
+        # all of them did.
         common = min(len(share) for share, _, _ in answers)
         tried = tried[:common]
-        runs = sum(share_runs for _, _, share_runs in answers)
-        totals = {a: _totals([s for _, samples, _ in answers for s in samples[a]], me)
-                  for a in tried}
+        totals = {a: [0.0] * state.game.num_players for a in tried}
+        runs = 0
+        for _, share_totals, share_runs in answers:
+            runs += share_runs
+            for action in tried:
+                for i, v in enumerate(share_totals[action]):
+                    totals[action][i] += v
         return tried, totals, runs
 
     def rollout_share(self, state: State, tried: list[Action], me: int, budget: Budget,
@@ -238,12 +239,13 @@ class RolloutAgent(HelpersOwner, Agent):
     def _passes(self, state: State, tried: list[Action], me: int, deadline: Deadline,
                 rng: random.Random, shared: Shared | None = None) -> tuple[list[Action], dict, int]:
         """Rolls out every candidate in whole passes until the budget is spent; returns the
-        candidates rolled out, their samples (per pass, the values per player of each of the
-        candidate's continuations: one without plans) and the passes made."""
-        samples: dict[Action, list[list[list[float]]]] = {a: [] for a in tried}
+        candidates rolled out, their total values per player and the passes made."""
+        totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
         seconds = deadline.budget.seconds
+        # With plans: each candidate's continuations, and each one's total for the mover.
         leaves = {a: self._leaves(state, a, me) for a in tried} if self.plans > 1 else None
+        leaf_totals = None if leaves is None else {a: [0.0] * len(leaves[a]) for a in tried}
         while True:
             began = deadline.elapsed()
             seed = rng.getrandbits(64)
@@ -254,10 +256,12 @@ class RolloutAgent(HelpersOwner, Agent):
                     tried = tried[:done]
                     break
                 if leaves is None:
-                    samples[action].append([self._rollout(state, action, me, random.Random(seed))])
+                    values = self._rollout(state, action, me, random.Random(seed))
                 else:
-                    samples[action].append([self._play_out(leaf.clone(), me, random.Random(seed))
-                                            for leaf in leaves[action]])
+                    values = self._plan_pass(leaves[action], leaf_totals[action], me, seed)
+                total = totals[action]
+                for i, v in enumerate(values):
+                    total[i] += v
             runs += 1
             deadline.iterations = runs * len(tried)
             if deadline.expired() or (shared is not None and shared.stopped()):
@@ -267,7 +271,7 @@ class RolloutAgent(HelpersOwner, Agent):
             now = deadline.elapsed()
             if seconds is not None and now + (now - began) > seconds:
                 break
-        return tried, {a: samples[a] for a in tried}, runs
+        return tried, totals, runs
 
     def _rollout(self, state: State, action: Action, me: int, rng: random.Random) -> list[float]:
         """Plays ``action`` on a copy, then everybody greedily for ``horizon`` rounds."""
@@ -295,6 +299,19 @@ class RolloutAgent(HelpersOwner, Agent):
                 others_moved = True
             play(state, greedy_action(state, rng))
         return static_values(state)
+
+    def _plan_pass(self, leaves: list[State], leaf_totals: list[float], me: int,
+                   seed: int) -> list[float]:
+        """Rolls out every continuation on one pass's dice; returns the values of the one with
+        the best mean over the passes before (the greedy one on the first pass)."""
+        chosen = max(range(len(leaves)), key=lambda i: (leaf_totals[i], -i))
+        values = []
+        for i, leaf in enumerate(leaves):
+            out = self._play_out(leaf.clone(), me, random.Random(seed))
+            leaf_totals[i] += out[me]
+            if i == chosen:
+                values = out
+        return values
 
     def _leaves(self, state: State, action: Action, me: int) -> list[State]:
         """Returns up to ``plans`` ends of the mover's turn after ``action`` (where chance, a
@@ -324,21 +341,6 @@ class RolloutAgent(HelpersOwner, Agent):
                 heapq.heappush(frontier, (regret + best - score, pushed, child))
                 pushed += 1
         return leaves or [start]
-
-
-def _totals(samples: list[list[list[float]]], me: int) -> list[float]:
-    """Sums a candidate's values per player over its passes. Each pass counts one of the
-    candidate's continuations (see ``_passes``): the one with the best mean for the mover over
-    the other passes (leave-one-out; the heuristic's order breaks ties, so with one pass, or
-    without plans, the first)."""
-    plans = len(samples[0])  # every candidate rolled out has a pass
-    total = [0.0] * len(samples[0][0])
-    sums = [sum(values[i][me] for values in samples) for i in range(plans)]
-    for values in samples:
-        chosen = max(range(plans), key=lambda i: (sums[i] - values[i][me], -i))
-        for k, v in enumerate(values[chosen]):
-            total[k] += v
-    return total
 
 
 __all__ = ["RolloutAgent", "greedy_action"]
