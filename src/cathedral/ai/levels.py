@@ -106,7 +106,8 @@ LEVELS: dict[str, dict[str, Spec]] = {
     # rather than the greedy one: on hard's 64 passes that won 14 of 20 against hard
     # (0.39 s a decision on one core), where 8 times hard's rollouts had won 10 and halving
     # over 16 candidates 11 (benchmarks/reports/red2_max_plans_hard_20, ..._samples_...,
-    # ..._halving_...).
+    # ..._halving_...); the ladder: 63 of 100 (+91 Elo), where choosing the continuation
+    # leave-one-out on twice the passes won 60 (red2_max_loo128_hard_100).
     "red": _search_levels(
         "rollout",
         {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
