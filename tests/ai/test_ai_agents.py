@@ -416,6 +416,66 @@ def test_rollout_plans_count_the_continuation_best_on_the_passes_before():
         RolloutAgent(plans=0)
 
 
+def test_rollout_rivals_take_the_turn_end_their_own_evaluation_likes_best():
+    from cathedral.ai import RolloutAgent
+    from cathedral.ai.base import static_values
+
+    state = _red_decision(6)
+    before = state.to_json()
+    me = state.current_player()
+    agent = RolloutAgent(seed=1, budget=Budget(iterations=6), candidates=3, plans=2, rivals=3)
+    assert agent.params["rivals"] == 3
+    planned = []
+    turn_ends = agent._turn_ends
+
+    def spy(start, player, count):
+        ends = turn_ends(start, player, count)
+        if player != me:
+            assert start.current_player() == player and count == 3
+            assert 1 <= len(ends) <= 3 and all(e.current_player() != player for e in ends)
+            planned.append((player, ends))
+        return ends
+
+    agent._turn_ends = spy
+    play_out = agent._play_out
+    taken = []
+
+    def watched(leaf, mover, rng):
+        before_rivals = len(planned)
+        values = play_out(leaf, mover, rng)
+        taken.append(planned[before_rivals:])
+        return values
+
+    agent._play_out = watched
+    info = agent.analyse(state)
+    assert state.to_json() == before and info.action in state.legal_actions()
+    assert planned and all(rival != me for rival, _ in planned)
+    # Each play-out planned the rival's turn (one round: one rival turn in two players).
+    assert all(len(turns) == 1 for turns in taken)
+    # The rival's choice: of its 3 best continuations, the one it values best at the end,
+    # on a position (of a random game) where that is not the greedy one.
+    position, rng = cathedral.load("red").new_initial_state(), random.Random(2)
+    for _ in range(300):
+        if position.is_chance_node():
+            position.apply_action(rng.choice([a for a, _ in position.chance_outcomes()]))
+            continue
+        rival = position.current_player()
+        ends = turn_ends(position, rival, 3)
+        values = [static_values(end)[rival] for end in ends]
+        if values[0] < max(values):
+            break
+        position.apply_action(rng.choice(position.legal_actions()))
+    assert values[0] < max(values)
+    chosen = agent._rival_turn(position, rival)
+    assert chosen.to_json() == ends[values.index(max(values))].to_json()
+    assert chosen.current_player() != rival
+    again = RolloutAgent(seed=1, budget=Budget(iterations=6), candidates=3, plans=2,
+                         rivals=3).analyse(state)
+    assert again.scores == info.scores
+    with pytest.raises(ValueError, match="rivals must be at least 1"):
+        RolloutAgent(rivals=0)
+
+
 def test_rollout_halving_keeps_its_time_budget_with_a_fake_clock():
     from cathedral.ai import RolloutAgent
 

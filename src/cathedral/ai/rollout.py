@@ -30,6 +30,11 @@ one first) are each rolled out on the same dice, and the candidate counts, pass 
 continuation with the best mean over the passes before (so the choice never sees the dice it
 is scored on, and the maximum of noisy means does not flatter candidates with many of them).
 
+With ``rivals`` above 1 the rivals do not play their turns in a rollout decision by decision
+either: at the start of each, the ``rivals`` continuations of the turn that the heuristic likes
+best (found as for ``plans``) are played out to the turn's end, and the rival takes the one its
+own ``evaluate()`` values best there: a rival who plans its turn, as the mover does.
+
 With ``workers`` above 1 (None: every core) the passes are shared out: each process
 (``cathedral.ai.parallel``) rolls out every candidate on dice of its own for the time left, and
 the means are taken over all their passes together.
@@ -71,6 +76,8 @@ class RolloutAgent(HelpersOwner, Agent):
         horizon: rounds each rollout plays past the decision.
         halving: share the rollouts out by sequential halving (see the module docstring).
         plans: continuations of the mover's own turn compared per candidate (1: greedy).
+        rivals: continuations of each rival's turn in a rollout, the rival taking the one its
+            own evaluation likes best at the turn's end (1: greedy).
         max_plies: the most decisions one rollout plays (a safety cap).
         workers: processes sharing the rollouts (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
@@ -87,6 +94,7 @@ class RolloutAgent(HelpersOwner, Agent):
         horizon: int = 1,
         halving: bool = False,
         plans: int = 1,
+        rivals: int = 1,
         max_plies: int = 200,
         workers: int | None = 1,
         clock: Clock | None = None,
@@ -96,7 +104,8 @@ class RolloutAgent(HelpersOwner, Agent):
             raise ValueError(f"workers must be at least 1 (or None for every core), got {workers}")
         self.workers = workers
         self._kwargs = {"budget": budget, "candidates": candidates, "horizon": horizon,
-                        "halving": halving, "plans": plans, "max_plies": max_plies}
+                        "halving": halving, "plans": plans, "rivals": rivals,
+                        "max_plies": max_plies}
         self._seed = seed
         self.budget = budget or Budget(iterations=20)
         if not self.budget.is_bounded():
@@ -107,10 +116,13 @@ class RolloutAgent(HelpersOwner, Agent):
             raise ValueError(f"horizon must be at least 1, got {horizon}")
         if plans < 1:
             raise ValueError(f"plans must be at least 1, got {plans}")
+        if rivals < 1:
+            raise ValueError(f"rivals must be at least 1, got {rivals}")
         self.candidates = candidates
         self.horizon = horizon
         self.halving = halving
         self.plans = plans
+        self.rivals = rivals
         self.max_plies = max_plies
         self.clock = clock
         self.params = {
@@ -121,6 +133,8 @@ class RolloutAgent(HelpersOwner, Agent):
             self.params["halving"] = True
         if plans > 1:
             self.params["plans"] = plans
+        if rivals > 1:
+            self.params["rivals"] = rivals
         if workers != 1:
             self.params["workers"] = workers
 
@@ -280,8 +294,10 @@ class RolloutAgent(HelpersOwner, Agent):
         return self._play_out(state, me, rng)
 
     def _play_out(self, state: State, me: int, rng: random.Random) -> list[float]:
-        """Plays ``state`` on greedily for ``horizon`` rounds; returns the values at the end."""
+        """Plays ``state`` on greedily for ``horizon`` rounds (each rival's turn planned with
+        ``rivals``); returns the values at the end."""
         rounds, others_moved = 0, False
+        last = me
         for _ in range(self.max_plies):
             player = state.current_player()
             if player == TERMINAL:
@@ -289,6 +305,12 @@ class RolloutAgent(HelpersOwner, Agent):
             if player == CHANCE:
                 play(state, chance_sample(state, rng))
                 continue
+            if player != last and player != me and self.rivals > 1:
+                state = self._rival_turn(state, player)
+                last = player
+                others_moved = True
+                continue
+            last = player
             if player == me:
                 if others_moved:
                     rounds += 1
@@ -299,6 +321,13 @@ class RolloutAgent(HelpersOwner, Agent):
                 others_moved = True
             play(state, greedy_action(state, rng))
         return static_values(state)
+
+    def _rival_turn(self, state: State, player: int) -> State:
+        """Returns the end of ``player``'s turn, from its start, that it values best of its
+        ``rivals`` best continuations (by ``static_values`` at the end; the greedy one on
+        ties)."""
+        ends = self._turn_ends(state, player, self.rivals)
+        return max(ends, key=lambda end: static_values(end)[player])
 
     def _plan_pass(self, leaves: list[State], leaf_totals: list[float], me: int,
                    seed: int) -> list[float]:
@@ -314,16 +343,21 @@ class RolloutAgent(HelpersOwner, Agent):
         return values
 
     def _leaves(self, state: State, action: Action, me: int) -> list[State]:
-        """Returns up to ``plans`` ends of the mover's turn after ``action`` (where chance, a
-        rival or the end comes next), best first by summed regret against the heuristic's
-        favourite at each of the mover's decisions; the greedy continuation is first."""
+        """Returns up to ``plans`` ends of the mover's turn after ``action`` (see
+        ``_turn_ends``)."""
         start = state.clone()
         play(start, action)
+        return self._turn_ends(start, me, self.plans)
+
+    def _turn_ends(self, start: State, me: int, count: int) -> list[State]:
+        """Returns up to ``count`` ends of ``me``'s turn from ``start`` (where chance, a rival
+        or the end comes next), best first by summed regret against the heuristic's favourite
+        at each of ``me``'s decisions; the greedy continuation is first."""
         frontier = [(0.0, 0, start)]
         leaves: list[State] = []
         pushed = 1
-        for _ in range(self.plans * self.max_plies):  # a bound: each turn ends
-            if not frontier or len(leaves) >= self.plans:
+        for _ in range(count * self.max_plies):  # a bound: each turn ends
+            if not frontier or len(leaves) >= count:
                 break
             regret, _, node = heapq.heappop(frontier)
             if node.current_player() != me:
@@ -335,7 +369,7 @@ class RolloutAgent(HelpersOwner, Agent):
                 scored = [(a, 0.0) for a in node.legal_actions()]
             scored.sort(key=lambda item: -item[1])  # stable: ties in the game's order
             best = scored[0][1]
-            for option, score in scored[: self.plans]:
+            for option, score in scored[:count]:
                 child = node.clone()
                 play(child, option)
                 heapq.heappush(frontier, (regret + best - score, pushed, child))
