@@ -107,7 +107,8 @@ LEVELS: dict[str, dict[str, Spec]] = {
     # (0.39 s a decision on one core), where 8 times hard's rollouts had won 10 and halving
     # over 16 candidates 11 (benchmarks/reports/red2_max_plans_hard_20, ..._samples_...,
     # ..._halving_...); the ladder: 63 of 100 (+91 Elo), where choosing the continuation
-    # leave-one-out on twice the passes won 60 (red2_max_loo128_hard_100).
+    # leave-one-out on twice the passes won 60 (red2_max_loo128_hard_100) and planning the
+    # rivals' turns in the rollouts too (rivals=4) 55 (red2_max_rivals4_hard_100).
     "red": _search_levels(
         "rollout",
         {"budget": Budget(iterations=3, seconds=1.0), "candidates": 3, "horizon": 1},
