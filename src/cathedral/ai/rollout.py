@@ -305,7 +305,7 @@ class RolloutAgent(HelpersOwner, Agent):
             if player == CHANCE:
                 play(state, chance_sample(state, rng))
                 continue
-            if player != last and player != me and self.rivals > 1:
+            if self.rivals > 1 and player != last and player != me:
                 state = self._rival_turn(state, player)
                 last = player
                 others_moved = True
@@ -349,10 +349,10 @@ class RolloutAgent(HelpersOwner, Agent):
         play(start, action)
         return self._turn_ends(start, me, self.plans)
 
-    def _turn_ends(self, start: State, me: int, count: int) -> list[State]:
-        """Returns up to ``count`` ends of ``me``'s turn from ``start`` (where chance, a rival
+    def _turn_ends(self, start: State, player: int, count: int) -> list[State]:
+        """Returns up to ``count`` ends of ``player``'s turn from ``start`` (where chance, a rival
         or the end comes next), best first by summed regret against the heuristic's favourite
-        at each of ``me``'s decisions; the greedy continuation is first."""
+        at each of ``player``'s decisions; the greedy continuation is first."""
         frontier = [(0.0, 0, start)]
         leaves: list[State] = []
         pushed = 1
@@ -360,7 +360,7 @@ class RolloutAgent(HelpersOwner, Agent):
             if not frontier or len(leaves) >= count:
                 break
             regret, _, node = heapq.heappop(frontier)
-            if node.current_player() != me:
+            if node.current_player() != player:
                 leaves.append(node)
                 continue
             try:
