@@ -144,6 +144,28 @@ def test_alphabeta_keeps_a_better_move_an_unfinished_iteration_found():
     assert info.action == other and info.depth == 1
 
 
+def test_alphabeta_extends_a_repeated_turn_only_while_it_is_narrow():
+    """Dark's Castle encloses Light's only building and the Cathedral: the whole city is Dark's
+    territory, Light is shut out and Dark places on alone (1,239 placements). Extending each
+    of those repeated turns searched width**extensions lines and depth 2 never finished."""
+    state = cathedral.load("classic").new_initial_state()
+    for move in ("Cathedral d9 e7 e8 e9 e10 f9", "Manor e4 f4 f5 g4", "Tavern b10"):
+        state.apply_action(state.string_to_action(move))
+    before = state.clone()
+    agent = AlphaBetaAgent(seed=0, budget=Budget(depth=2, iterations=200_000), width=8,
+                           root_width=24)
+    info = agent.analyse(state)
+    assert state == before
+    assert info.depth == 2 and info.iterations < 5_000
+    castle = state.string_to_action("Castle a9 a10 b9 c9 c10")
+    shut_out = state.clone()
+    shut_out.apply_action(castle)
+    assert shut_out.current_player() == state.current_player()
+    assert len(shut_out.legal_actions()) > 1_000
+    # A narrow repeated turn (Allmer's chain) is still searched to its end: see
+    # test_every_level_above_random_takes_a_winning_conversion_in_allmer.
+
+
 def test_unbounded_budgets_are_refused():
     with pytest.raises(ValueError, match="bounded"):
         MCTSAgent(budget=Budget())

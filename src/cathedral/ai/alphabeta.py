@@ -12,8 +12,11 @@ there are many).
 - Move ordering: the transposition table's best action first, then ``action_heuristics``
   (best first). ``width`` keeps only that many actions at inner nodes (forward pruning: the
   branching factor of Cathedral is in the hundreds), ``root_width`` at the root.
-- A player moving again does not use up depth (up to ``extensions`` per line), so a chain or
-  a run of skipped turns is searched to its end.
+- A player moving again does not use up depth (up to ``extensions`` per line) while the
+  repeated turn is narrow (at most ``EXTEND_WIDTH`` actions), so a chain is searched to its
+  end. A wide repeated turn (classic's rival shut out of the city, the mover placing on
+  alone) uses depth like any other: extending it searched the rest of the game exhaustively,
+  width to the power of ``extensions``, and ``alphabeta:depth=2`` never answered.
 - At the horizon, a game that lists ``quiescence_actions()`` (captures, conversions: the
   actions that change the material balance) has them searched until the position is quiet,
   standing pat on ``evaluate()``.
@@ -58,6 +61,9 @@ from cathedral.core.contract import CHANCE, TERMINAL, Action, State
 EXACT, LOWER, UPPER = 0, 1, 2
 EVAL_SCALE = 0.95  # heuristic values stay below a proven result
 WIN = 1.0
+# A repeated turn with at most this many actions is extended: Allmer's chains offer 2 to 5
+# (random games), classic's shut-out runs up to the whole city's placements.
+EXTEND_WIDTH = 8
 
 
 class _OutOfBudget(Exception):
@@ -563,7 +569,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         for action in actions:
             child = state.clone()
             play(child, action)
-            again = child.current_player() == player and ext < self.extensions
+            again = (child.current_player() == player and ext < self.extensions
+                     and len(child.legal_actions()) <= EXTEND_WIDTH)
             value = self._search(
                 child, depth if again else depth - 1, alpha, beta, ext + 1 if again else ext
             )

@@ -21,7 +21,11 @@ The margin goes through ``tanh`` to stay in (-1, 1). The weights were compared i
 (``benchmarks/arena_classic_tune.py``, depth-2 and 0.5 s alpha-beta, 40 games each, colours
 swapped): counting dead buildings scored 55-56% against the evaluation without it, while
 ``risk`` and ``mobility`` showed no gain within the noise (46-51%), so they stay at 0 and
-their extra pass is skipped.
+their extra pass is skipped. An influence term (open squares a colour's walls and territory
+reach in fewer king steps than the other's, Voronoi-style, as Go programs estimate
+territory) lost at every weight tried (2026-12-03, depth-2 alpha-beta, 400 games each,
+depth budgets so the machine's load cannot bias it): 38% at 0.15 and 0.3 squares a square,
+34% at 0.5, 35% at -0.3, where the evaluation against itself scores 50%. It was dropped.
 """
 
 from __future__ import annotations
