@@ -93,3 +93,24 @@ def test_every_action_scores_as_if_placed_through_random_games(seed, opening):
         else:
             action = rng.choice(actions)
         state.apply_action(action)
+
+
+def test_a_lead_in_squares_counts_for_more_as_the_city_fills(play, monkeypatch):
+    """The value is read as an expected score, so its divisor was fitted to game outcomes
+    (``benchmarks/fit_classic_scale.py``): four squares ahead hardly decide a game that has
+    most of its buildings to place, and nearly always decide one with ten squares left."""
+    state = play(CATHEDRAL)
+    hands = {}
+
+    def features(position, colour):
+        unplaced = hands[colour]
+        return unplaced, 0, 0, 0.0, 10
+
+    monkeypatch.setattr(heuristic, "features", features)
+    hands.update({LIGHT: 40, DARK: 44})
+    early = heuristic.evaluate(state.position)
+    hands.update({LIGHT: 3, DARK: 7})
+    late = heuristic.evaluate(state.position)
+    assert early[0] == -early[1] and late[0] == -late[1]
+    assert 0.2 < early[0] < 0.35  # Light's expected score about 0.64
+    assert late[0] > 0.9  # about 0.96

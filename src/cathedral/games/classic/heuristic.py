@@ -17,7 +17,18 @@ The evaluation is a margin in squares, Light minus Dark, of weighted features pe
   largest first against its size);
 - ``mobility``: the log of the number of legal placements.
 
-The margin goes through ``tanh`` to stay in (-1, 1). The weights were compared in self-play
+The value's scale: the margin goes through ``tanh`` to stay in (-1, 1), divided first by
+1 + 0.15 x the unplaced squares of both colours (14 at the start, 2.5 with ten squares
+left), because front ends read the value as an expected score, (value + 1) / 2, and a lead
+of a few squares decides a game near its end but not at its start. The divisor was fitted
+to game outcomes (``benchmarks/fit_classic_scale.py``, 2026-12-03): the log loss of the
+expected score fell from 0.479 with the old fixed divisor 12 to 0.423 on 13,303 positions
+of 600 depth-2 self-play games, and from 0.493 to 0.429 on 4,403 positions of the ladder's
+games between medium, hard and max. Play hardly changes (a search compares values, and the
+transform is the same for positions as full as each other): 50.6% in 400 depth-2 games
+against the fixed divisor.
+
+The weights were compared in self-play
 (``benchmarks/arena_classic_tune.py``, depth-2 and 0.5 s alpha-beta, 40 games each, colours
 swapped): counting dead buildings scored 55-56% against the evaluation without it, while
 ``risk`` and ``mobility`` showed no gain within the noise (46-51%), so they stay at 0 and
@@ -61,7 +72,10 @@ WEIGHTS = {
     "dead": 1.0,  # per square of a building in hand that fits nowhere any more
     "risk": 0.0,  # per square of a building that fits only in open space
     "mobility": 0.0,  # per unit of log(legal placements)
-    "scale": 12.0,  # squares of advantage that make tanh reach 0.76
+    # The margin is divided by scale + per_square x (unplaced squares of both) before tanh,
+    # so a lead counts for more as the city fills: see "The value's scale" below.
+    "scale": 1.0,
+    "per_square": 0.15,
 }
 
 _LOW = (1 << 64) - 1
@@ -124,8 +138,10 @@ def evaluate(position: Position) -> list[float]:
         return [0.0, 0.0]  # only the Cathedral is on the way: nothing to tell the sides apart
     w = WEIGHTS
     margin = 0.0
+    left = 0
     for colour, sign in ((LIGHT, 1.0), (DARK, -1.0)):
         unplaced, territory, dead, risky, moves = features(position, colour)
+        left += unplaced
         margin += sign * (
             -w["placed"] * unplaced
             + w["territory"] * territory
@@ -133,7 +149,7 @@ def evaluate(position: Position) -> list[float]:
             - w["risk"] * risky
             + w["mobility"] * math.log1p(moves)
         )
-    value = math.tanh(margin / w["scale"])
+    value = math.tanh(margin / (w["scale"] + w["per_square"] * left))
     return [value, -value]
 
 

@@ -1,0 +1,111 @@
+"""Fits the divisor that turns classic's evaluation margin into a value, against game outcomes.
+
+Front ends read a search's value as an expected score, (value + 1) / 2, so the value should
+say how often the side ahead goes on to win. The evaluation (``cathedral.games.classic.
+heuristic``) is ``tanh(margin / (scale + per_square * left))``, ``left`` the unplaced squares
+of both colours. This script collects positions with their final result, from depth-2
+self-play games (load-independent: depth budgets) and from the games of an arena or ladder
+report, and prints the log loss of the expected score for the current divisor, for the old
+fixed divisor 12 and for the best (scale, per_square) on a grid. Usage::
+
+    python benchmarks/fit_classic_scale.py --games 600 --jobs 2 \\
+        --report benchmarks/reports/ladder_classic_100.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+
+import numpy as np
+
+import cathedral
+from cathedral.ai import load_agent
+from cathedral.games.classic import heuristic
+from cathedral.games.classic.pieces import DARK, LIGHT
+from cathedral.games.classic.rules import IN_HAND
+
+SELF_PLAY = "alphabeta:depth=2,width=8,root_width=24"
+
+
+def margin_and_left(position) -> tuple[float, int]:
+    """Returns the evaluation's margin (Light minus Dark, in squares) and the unplaced squares
+    of both colours."""
+    w = heuristic.WEIGHTS
+    margin, left = 0.0, 0
+    for colour, sign in ((LIGHT, 1.0), (DARK, -1.0)):
+        unplaced, territory, dead, _, _ = heuristic.features(position, colour)
+        left += unplaced
+        margin += sign * (-w["placed"] * unplaced + w["territory"] * territory - w["dead"] * dead)
+    return margin, left
+
+
+def positions(actions: list[str] | None, seed: int = 0) -> list[tuple[float, int, float]]:
+    """Plays a game (a record's actions, or depth-2 self-play after 2-4 random moves) and
+    returns (margin, left, Light's result 1 / 0.5 / 0) for each position after the Cathedral."""
+    game = cathedral.load("classic")
+    state = game.new_initial_state()
+    seen = []
+    if actions is None:
+        agents = [load_agent(SELF_PLAY, game, seed=seed * 7 + i) for i in range(2)]
+        rng = random.Random(seed)
+        for _ in range(rng.choice([2, 3, 4])):
+            state.apply_action(rng.choice(state.legal_actions()))
+        moves = iter(lambda: None if state.is_terminal() else agents[state.current_player()]
+                     .choose(state), None)
+    else:
+        moves = (state.string_to_action(move) for move in actions)
+    for action in moves:
+        state.apply_action(action)
+        if not state.is_terminal() and state.position.cathedral_state != IN_HAND:
+            seen.append(margin_and_left(state.position))
+    final = state.position
+    lead = final.unplaced(DARK) - final.unplaced(LIGHT)
+    result = 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+    return [(m, left, result) for m, left in seen]
+
+
+def log_loss(data: np.ndarray, scale: float, per_square: float) -> float:
+    margin, left, result = data.T
+    p = np.clip((np.tanh(margin / (scale + per_square * left)) + 1) / 2, 1e-9, 1 - 1e-9)
+    return float(-np.mean(result * np.log(p) + (1 - result) * np.log(1 - p)))
+
+
+def report(name: str, data: np.ndarray) -> None:
+    w = heuristic.WEIGHTS
+    grid = [(log_loss(data, s, k), s, k) for s in np.arange(0.5, 8.01, 0.25)
+            for k in np.arange(0.0, 0.301, 0.01)]
+    best, scale, per_square = min(grid)
+    print(f"| {name} | {len(data):,} | {log_loss(data, 12.0, 0.0):.4f} | "
+          f"{log_loss(data, w['scale'], w['per_square']):.4f} | "
+          f"{best:.4f} ({scale:.2f} + {per_square:.2f} x left) |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=600, help="self-play games (0: none)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--report", action="append", default=[],
+                        help="an arena or ladder report whose games are read too")
+    parser.add_argument("--seats", default="medium,hard,max",
+                        help="read only a report's games whose every seat is one of these")
+    args = parser.parse_args()
+    print("| positions from | positions | loss, divisor 12 | loss, current | best on the grid |")
+    print("|---|---|---|---|---|")
+    if args.games:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            games = pool.starmap(positions, [(None, i) for i in range(args.games)])
+        report(f"{args.games} self-play games ({SELF_PLAY})",
+               np.array([row for rows in games for row in rows]))
+    for path in args.report:
+        with open(path) as f:
+            games = [g for g in json.load(f)["games"]
+                     if set(g["seats"]) <= set(args.seats.split(","))]
+        rows = [row for g in games for row in positions(g["record"]["actions"])]
+        report(f"{len(games)} games of {path.rsplit('/', 1)[-1]}", np.array(rows))
+
+
+if __name__ == "__main__":
+    main()
