@@ -73,7 +73,7 @@ WEIGHTS = {
     "risk": 0.0,  # per square of a building that fits only in open space
     "mobility": 0.0,  # per unit of log(legal placements)
     # The margin is divided by scale + per_square x (unplaced squares of both) before tanh,
-    # so a lead counts for more as the city fills: see "The value's scale" below.
+    # so a lead counts for more as the city fills (see "The value's scale" in the docstring).
     "scale": 1.0,
     "per_square": 0.15,
 }
