@@ -30,18 +30,6 @@ from cathedral.games.classic.rules import IN_HAND
 SELF_PLAY = "alphabeta:depth=2,width=8,root_width=24"
 
 
-def margin_and_left(position) -> tuple[float, int]:
-    """Returns the evaluation's margin (Light minus Dark, in squares) and the unplaced squares
-    of both colours."""
-    w = heuristic.WEIGHTS
-    margin, left = 0.0, 0
-    for colour, sign in ((LIGHT, 1.0), (DARK, -1.0)):
-        unplaced, territory, dead, _, _ = heuristic.features(position, colour)
-        left += unplaced
-        margin += sign * (-w["placed"] * unplaced + w["territory"] * territory - w["dead"] * dead)
-    return margin, left
-
-
 def positions(actions: list[str] | None, seed: int = 0) -> list[tuple[float, int, float]]:
     """Plays a game (a record's actions, or depth-2 self-play after 2-4 random moves) and
     returns (margin, left, Light's result 1 / 0.5 / 0) for each position after the Cathedral."""
@@ -60,7 +48,7 @@ def positions(actions: list[str] | None, seed: int = 0) -> list[tuple[float, int
     for action in moves:
         state.apply_action(action)
         if not state.is_terminal() and state.position.cathedral_state != IN_HAND:
-            seen.append(margin_and_left(state.position))
+            seen.append(heuristic.margin(state.position))
     final = state.position
     lead = final.unplaced(DARK) - final.unplaced(LIGHT)
     result = 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0

@@ -136,21 +136,28 @@ def evaluate(position: Position) -> list[float]:
     """Returns [Light, Dark] values in (-1, 1): the estimated final margin (see the module)."""
     if position.cathedral_state == IN_HAND:
         return [0.0, 0.0]  # only the Cathedral is on the way: nothing to tell the sides apart
+    lead, left = margin(position)
+    value = math.tanh(lead / (WEIGHTS["scale"] + WEIGHTS["per_square"] * left))
+    return [value, -value]
+
+
+def margin(position: Position) -> tuple[float, int]:
+    """Returns the weighted margin in squares, Light minus Dark, and the unplaced squares of
+    both colours (what the value's divisor grows with)."""
     w = WEIGHTS
-    margin = 0.0
+    lead = 0.0
     left = 0
     for colour, sign in ((LIGHT, 1.0), (DARK, -1.0)):
         unplaced, territory, dead, risky, moves = features(position, colour)
         left += unplaced
-        margin += sign * (
+        lead += sign * (
             -w["placed"] * unplaced
             + w["territory"] * territory
             - w["dead"] * dead
             - w["risk"] * risky
             + w["mobility"] * math.log1p(moves)
         )
-    value = math.tanh(margin / (w["scale"] + w["per_square"] * left))
-    return [value, -value]
+    return lead, left
 
 
 def action_scores(position: Position, actions: list[int]) -> list[tuple[int, float]]:
