@@ -29,7 +29,7 @@ transform is the same for positions as full as each other): 50.6% in 400 depth-2
 against the fixed divisor.
 
 The weights were compared in self-play
-(``benchmarks/arena_classic_tune.py``, depth-2 and 0.5 s alpha-beta, 40 games each, colours
+(``benchmarks/arena_tune.py``, depth-2 and 0.5 s alpha-beta, 40 games each, colours
 swapped): counting dead buildings scored 55-56% against the evaluation without it, while
 ``risk`` and ``mobility`` showed no gain within the noise (46-51%), so they stay at 0 and
 their extra pass is skipped. An influence term (open squares a colour's walls and territory
