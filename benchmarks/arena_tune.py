@@ -125,8 +125,12 @@ def main() -> None:
         params[key] = int(value) if value.isdigit() else value
     tasks = [(i, args.game, params, args.agent, args.agent_b or args.agent, args.a, args.b)
              for i in range(args.games)]
+    scores = []
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        scores = pool.map(play, tasks)
+        for score in pool.imap_unordered(play, tasks):
+            scores.append(score)
+            if len(scores) % 10 == 0 and len(scores) < len(tasks):  # long runs show progress
+                print(f"{len(scores)} games: A scored {sum(scores) / len(scores):.1%}", flush=True)
     wins = sum(1 for s in scores if s == 1)
     draws = sum(1 for s in scores if s == 0.5)
     n = len(scores)

@@ -164,10 +164,15 @@ def _points(value: float, presence: tuple, thirds: bool, halving: bool) -> tuple
                                               thirds=thirds, halving=halving))
 
 
+PRESTIGE_SCALE = 10.0
+"""Prestige of lead over the best rival that makes ``evaluate``'s prestige half worth 0.76."""
 RACE_WEIGHT = 0.5
 """Share of ``evaluate`` given to the race to the sixth completion."""
 RACE_SCALE = 1.5
 """Sections of lead in that race that make ``evaluate``'s race half worth about 0.6."""
+# Fitted to who won (benchmarks/fit_red_evaluation.py), a steeper race (weight 0.7, scale 0.6)
+# predicts the winner better (log loss 0.594 -> 0.554) but plays worse: 41% in 100 games of
+# hard against hard as it is (benchmarks/RESULTS.md, red).
 
 
 def race(state: RedState) -> list[float]:
@@ -192,8 +197,8 @@ def _race(state: RedState, progress: dict[int, float]) -> list[float]:
 
 def evaluate(state: RedState) -> list[float]:
     """Returns per player a value in (-1, 1): half the lead in expected prestige over the best
-    rival (tanh of a tenth of it), half the lead in the race to the sixth completion (tanh of
-    it over ``RACE_SCALE``) while nobody has ended the game.
+    rival (tanh of it over ``PRESTIGE_SCALE``), half the lead in the race to the sixth
+    completion (tanh of it over ``RACE_SCALE``) while nobody has ended the game.
 
     The race half is there because the player who completes a sixth section first wins
     almost every game between greedy players (19 of 20 in an arena sample): the rivals'
@@ -211,7 +216,7 @@ def evaluate(state: RedState) -> list[float]:
     out = []
     for p, v in enumerate(e):
         rival = max(x for q, x in enumerate(e) if q != p)
-        value = math.tanh((v - rival) / 10)
+        value = math.tanh((v - rival) / PRESTIGE_SCALE)
         if r is not None:
             ahead = r[p] - max(x for q, x in enumerate(r) if q != p)
             value = (1 - RACE_WEIGHT) * value + RACE_WEIGHT * math.tanh(ahead / RACE_SCALE)
