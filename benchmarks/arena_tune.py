@@ -7,10 +7,10 @@ evaluation (``baseline``: unplaced squares and free territory only). Games are p
 with seats swapped on the same seed (the same dice where the game has chance), in parallel
 processes; classic pairs open with two random moves. Usage::
 
-    python benchmarks/arena_tune.py --game classic --games 20 --jobs 2 \
+    python benchmarks/arena_tune.py --game classic --games 20 --jobs 2 \\
         --agent "alphabeta:seconds=0.5,width=8,root_width=24" --a risk=0.3 --b baseline
-    python benchmarks/arena_tune.py --game red --params players=2 --games 200 --jobs 2 \
-        --agent hard --a RACE_WEIGHT=0.8,RACE_SCALE=0.75
+    python benchmarks/arena_tune.py --game red --params players=2 --games 200 --jobs 2 \\
+        --agent hard --a RACE_WEIGHT=0.7,RACE_SCALE=0.6
 
 Prints wins/draws/losses of variant A with a 95% interval. This is how classic's
 ``heuristic.WEIGHTS`` were chosen (see the report of the final session for the runs).
@@ -23,7 +23,6 @@ import importlib
 import math
 import multiprocessing
 import random
-from functools import _lru_cache_wrapper
 
 import cathedral
 from cathedral.ai import load_agent
@@ -75,7 +74,7 @@ class Variants:
                 raise SystemExit(f"unknown constant {key!r}; expected one of "
                                  f"{sorted(self.weights) + sorted(self.constants)}")
         for cached in vars(module).values():  # caches computed under other constants
-            if isinstance(cached, _lru_cache_wrapper):
+            if callable(getattr(cached, "cache_clear", None)):
                 cached.cache_clear()
 
 
