@@ -172,7 +172,8 @@ RACE_SCALE = 1.5
 """Sections of lead in that race that make ``evaluate``'s race half worth about 0.6."""
 # Fitted to who won (benchmarks/fit_red_evaluation.py), a steeper race (weight 0.7, scale 0.6)
 # predicts the winner better (log loss 0.594 -> 0.554) but plays worse: 41% in 100 games of
-# hard against hard as it is (benchmarks/RESULTS.md, red).
+# hard against hard as it is; a flatter race (weight 0.3) scored 50.9% in 110 (benchmarks/
+# RESULTS.md, red).
 
 
 def race(state: RedState) -> list[float]:
