@@ -18,11 +18,13 @@ import argparse
 import json
 import multiprocessing
 import random
+from collections.abc import Iterator
 
 import numpy as np
 
 import cathedral
 from cathedral.ai import load_agent
+from cathedral.core.contract import State
 from cathedral.games.classic import heuristic
 from cathedral.games.classic.pieces import DARK, LIGHT
 from cathedral.games.classic.rules import IN_HAND
@@ -30,23 +32,27 @@ from cathedral.games.classic.rules import IN_HAND
 SELF_PLAY = "alphabeta:depth=2,width=8,root_width=24"
 
 
-def positions(actions: list[str] | None, seed: int = 0) -> list[tuple[float, int, float]]:
-    """Plays a game (a record's actions, or depth-2 self-play after 2-4 random moves) and
-    returns (margin, left, Light's result 1 / 0.5 / 0) for each position after the Cathedral."""
+def self_play(seed: int) -> Iterator[State]:
+    """Yields the state after each move of a depth-2 self-play game that opens with 2-4
+    random moves (not yielded)."""
     game = cathedral.load("classic")
+    agents = [load_agent(SELF_PLAY, game, seed=seed * 7 + i) for i in range(2)]
+    rng = random.Random(seed)
     state = game.new_initial_state()
+    for _ in range(rng.choice([2, 3, 4])):
+        state.apply_action(rng.choice(state.legal_actions()))
+    while not state.is_terminal():
+        state.apply_action(agents[state.current_player()].choose(state))
+        yield state
+
+
+def positions(record: dict | None, seed: int = 0) -> list[tuple[float, int, float]]:
+    """Plays a game (a report's record replayed, or ``self_play``) and returns (margin, left,
+    Light's result 1 / 0.5 / 0) for each position after the Cathedral."""
+    states = (self_play(seed) if record is None
+              else cathedral.Record.from_json(json.dumps(record)).replay())
     seen = []
-    if actions is None:
-        agents = [load_agent(SELF_PLAY, game, seed=seed * 7 + i) for i in range(2)]
-        rng = random.Random(seed)
-        for _ in range(rng.choice([2, 3, 4])):
-            state.apply_action(rng.choice(state.legal_actions()))
-        moves = iter(lambda: None if state.is_terminal() else agents[state.current_player()]
-                     .choose(state), None)
-    else:
-        moves = (state.string_to_action(move) for move in actions)
-    for action in moves:
-        state.apply_action(action)
+    for state in states:
         if not state.is_terminal() and state.position.cathedral_state != IN_HAND:
             seen.append(heuristic.margin(state.position))
     final = state.position
@@ -91,7 +97,7 @@ def main() -> None:
         with open(path) as f:
             games = [g for g in json.load(f)["games"]
                      if set(g["seats"]) <= set(args.seats.split(","))]
-        rows = [row for g in games for row in positions(g["record"]["actions"])]
+        rows = [row for g in games for row in positions(g["record"])]
         report(f"{len(games)} games of {path.rsplit('/', 1)[-1]}", np.array(rows))
 
 

@@ -28,11 +28,9 @@ from cathedral.games.red import heuristic
 def positions(record: dict) -> list[tuple[float, float, float, float]]:
     """Replays a 2-player record; returns (prestige lead, race lead, race on (1/0), result)
     from the first player's side at each turn's start, result 1 / 0.5 / 0."""
-    game = cathedral.load("red", **record["params"])
-    state = game.new_initial_state()
     seen = []
     last = None
-    for move in record["actions"]:
+    for state in cathedral.Record.from_json(json.dumps(record)).replay():
         player = state.current_player()
         if player >= 0 and player != last:  # a turn begins (chance nodes leave ``last``)
             e = heuristic.expected_prestige(state)
@@ -40,8 +38,7 @@ def positions(record: dict) -> list[tuple[float, float, float, float]]:
             r = heuristic.race(state) if racing else [0.0, 0.0]
             seen.append((e[0] - e[1], r[0] - r[1], float(racing)))
             last = player
-        state.apply_action(state.string_to_action(move))
-    returns = state.returns()
+    returns = state.returns()  # the last state replayed: the game's end
     result = 1.0 if returns[0] > returns[1] else 0.5 if returns[0] == returns[1] else 0.0
     return [(*x, result) for x in seen]
 
