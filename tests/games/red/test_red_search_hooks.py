@@ -66,3 +66,20 @@ def test_evaluate_counts_the_race_to_the_sixth_completion(red2):
     # Completed sections count whole.
     state.completed[1] = state.c.banners
     assert race(state)[1] == state.c.banners
+
+
+def test_evaluate_blends_the_prestige_lead_and_the_race_lead_by_its_constants(red2, monkeypatch):
+    import math
+
+    from cathedral.games.red import heuristic
+
+    state = red2
+    play(state, "claim T1.1", "tile down 1")  # player 0 ahead in the race, by a claimed card
+    e, r = heuristic.expected_prestige(state), heuristic.race(state)
+    for scale, weight, race_scale in ((10.0, 0.5, 1.5), (4.0, 0.8, 0.5)):
+        monkeypatch.setattr(heuristic, "PRESTIGE_SCALE", scale)
+        monkeypatch.setattr(heuristic, "RACE_WEIGHT", weight)
+        monkeypatch.setattr(heuristic, "RACE_SCALE", race_scale)
+        expected = [(1 - weight) * math.tanh((e[p] - e[1 - p]) / scale)
+                    + weight * math.tanh((r[p] - r[1 - p]) / race_scale) for p in (0, 1)]
+        assert heuristic.evaluate(state) == pytest.approx(expected)

@@ -197,9 +197,10 @@ def _race(state: RedState, progress: dict[int, float]) -> list[float]:
 
 
 def evaluate(state: RedState) -> list[float]:
-    """Returns per player a value in (-1, 1): half the lead in expected prestige over the best
-    rival (tanh of it over ``PRESTIGE_SCALE``), half the lead in the race to the sixth
-    completion (tanh of it over ``RACE_SCALE``) while nobody has ended the game.
+    """Returns per player a value in (-1, 1): the lead in expected prestige over the best
+    rival (tanh of it over ``PRESTIGE_SCALE``), blended while nobody has ended the game with
+    the lead in the race to the sixth completion (tanh of it over ``RACE_SCALE``, a share of
+    ``RACE_WEIGHT``).
 
     The race half is there because the player who completes a sixth section first wins
     almost every game between greedy players (19 of 20 in an arena sample): the rivals'
