@@ -78,12 +78,15 @@ LEVELS: dict[str, dict[str, Spec]] = {
     # (9-2-9 in 20 games from random openings): the extra plies of hard's forward-pruned
     # search buy little over a second's, so medium stops at two to leave hard a step above
     # (the ladder: hard +189 Elo [+122, +271] over it in 100 games, with the endgame solver
-    # proving the winner first; +122 before).
+    # proving the winner first; +122 before). Width, not depth, buys strength past depth 4:
+    # on hard's own 5 s, 14 moves inside and 60 at the root scored 60% against hard's 10 and
+    # 40 in 60 games, and 20 and 100 scored 72% against 14 and 60 in 30 (+155 Elo
+    # [+34, +309], benchmarks/reports/classic_hard_wider_30), so max searches that wide.
     "classic": _search_levels(
         "alphabeta",
         {"budget": Budget(depth=2, seconds=2.0), "width": 8, "root_width": 24},
         {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40, "endgame": 0.5},
-        {"budget": Budget(seconds=20.0), "width": 14, "root_width": 60, "endgame": 0.5},
+        {"budget": Budget(seconds=20.0), "width": 20, "root_width": 100, "endgame": 0.5},
     ),
     # Draws by repetition come easily in Allmer's game (two cautious players shuffle), so the
     # searches hold a draw, or a position met again, worth -0.3 to themselves and play on for
