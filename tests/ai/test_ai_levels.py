@@ -95,6 +95,17 @@ def test_classic_medium_looks_two_plies_ahead_and_hard_deepens_with_the_solver()
     assert hard.budget.depth is None and hard.endgame > 0
 
 
+def test_classic_levels_search_wider_from_medium_to_max():
+    # Width is what buys strength past depth 4: on hard's 5 s, 20 and 100 scored 72% against
+    # 14 and 60, which had scored 60% against hard's 10 and 40 (classic_hard_wider_30).
+    game = cathedral.load("classic")
+    medium, hard, top = (load_agent(level, game) for level in ("medium", "hard", "max"))
+    assert medium.width < hard.width < top.width and top.width >= 20
+    assert medium.root_width < hard.root_width < top.root_width and top.root_width >= 100
+    assert top.budget.seconds >= hard.budget.seconds and top.endgame == hard.endgame > 0
+    top.close()
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_red_hard_rolls_out_more_candidates_on_more_dice_than_medium(players):
     # With several rivals fewer candidates or fewer samples were no step over medium (4 on
