@@ -9,7 +9,7 @@ turn begins, and prints the log loss of the expected score for the current const
 the best ones on a grid. Pairings with ``random`` are left out (their positions are not what
 the searches meet). Usage::
 
-    python benchmarks/fit_red_evaluation.py benchmarks/reports/ladder_red2_100.json \\
+    python benchmarks/fit_red_evaluation.py benchmarks/reports/red2_max_plans_hard_100.json \\
         benchmarks/reports/red2_max_rivals4_hard_100.json
 """
 

@@ -392,6 +392,27 @@ def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget():
     assert again.scores == info.scores
 
 
+def test_red_max_rolls_out_every_legal_decision_by_halving():
+    # The heuristic's 8 best had missed the best decision in 6 of 48 positions of the
+    # ladder's games (benchmarks/RESULTS.md), so red's max tries them all.
+    from cathedral.ai import load_agent
+
+    state = _red_decision(12)
+    before = state.to_json()
+    legal = state.legal_actions()
+    agent = load_agent(f"max:iterations={3 * len(legal)},seconds=600,workers=1", state.game,
+                       seed=1)
+    assert agent.candidates is None and agent.halving and agent.plans == 4
+    info = agent.analyse(state)
+    assert state.to_json() == before
+    # Every legal decision rolled out and ranked, the heuristic's 9th best and below too.
+    assert sorted(a for a, _ in info.scores) == sorted(legal)
+    assert info.action == info.scores[0][0]
+    again = load_agent(f"max:iterations={3 * len(legal)},seconds=600,workers=1", state.game,
+                       seed=1).analyse(state)
+    assert again.scores == info.scores
+
+
 def test_rollout_plans_end_each_continuation_where_the_movers_turn_ends():
     from cathedral.ai import RolloutAgent
 
