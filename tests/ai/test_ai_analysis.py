@@ -105,6 +105,38 @@ def test_analyse_red_gives_a_legal_move_and_expected_scores(players):
     json.dumps(result.to_dict())  # front ends send it as is
 
 
+def _red_choice(at_least: int):
+    """A 2-player red position whose player to move has at least ``at_least`` legal actions."""
+    state = cathedral.load("red").new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node() or len(state.legal_actions()) < at_least:
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
+                           else rng.choice(state.legal_actions()))
+    return state
+
+
+def test_analyse_streams_progress_after_each_halving_round():
+    state = _red_choice(8)
+    reports = []
+    final = analyse(state, "rollout:iterations=64,candidates=8,halving=true",
+                    progress=reports.append)
+    # Three rounds: 8 candidates on 3 passes (24 rollouts), the better 4 on 5 (44 in all),
+    # the last 2 on 10 (64): a report after each of the first two.
+    assert [r.nodes for r in reports] == [24, 44] and final.nodes == 64
+    assert not any(r.final for r in reports) and final.final
+    assert all(state.string_to_action(r.move) in state.legal_actions() for r in reports)
+
+
+def test_analyse_streams_progress_at_doubling_rollout_passes():
+    state = _red_choice(4)
+    reports = []
+    final = analyse(state, "rollout:iterations=32,candidates=4", progress=reports.append)
+    # 8 passes over 4 candidates: reports after the 1st, 2nd and 4th (the 8th is the last).
+    assert [r.nodes for r in reports] == [4, 8, 16] and final.nodes == 32
+    assert all(0.0 <= e <= 1.0 for r in reports for e in r.expected)
+
+
 def test_analyse_refuses_a_position_nobody_moves_in():
     state = cathedral.load("red").new_initial_state()
     assert state.is_chance_node()

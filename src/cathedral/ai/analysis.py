@@ -111,7 +111,8 @@ def analyse(
     """Returns the analysis of ``state`` by the search of ``level`` (any name ``load_agent``
     accepts); ``progress``, if given, receives an ``Analysis`` with ``final=False`` each
     time the search knows more (after each completed depth of alpha-beta, at doubling
-    simulation counts of MCTS), before the final one is returned.
+    simulation counts of MCTS, after each round of the rollouts' sequential halving or at
+    doubling passes), before the final one is returned.
 
     Raises:
         ValueError: nobody is to move (a chance node or the end), or an unknown level.

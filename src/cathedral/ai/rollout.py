@@ -35,6 +35,9 @@ either: at the start of each, the ``rivals`` continuations of the turn that the 
 best (found as for ``plans``) are played out to the turn's end, and the rival takes the one its
 own ``evaluate()`` values best there: a rival who plans its turn, as the mover does.
 
+A front end sees the ranking so far (``progress``) after every halving round but the last,
+or after the 1st, 2nd, 4th, ... pass when another follows (on one core).
+
 With ``workers`` above 1 (None: every core) the passes are shared out: each process
 (``cathedral.ai.parallel``) rolls out every candidate on dice of its own for the time left, and
 the means are taken over all their passes together.
@@ -155,10 +158,19 @@ class RolloutAgent(HelpersOwner, Agent):
         self.rng.shuffle(scored)  # ties in random order
         scored.sort(key=lambda item: -item[1])
         tried = [a for a, _ in scored[: self.candidates]]
+        report = None
+        if self.progress is not None:
+            def report(ranking: list[Action], means: dict, rollouts: int) -> None:
+                self.progress(SearchInfo(
+                    action=ranking[0], values=means[ranking[0]], pv=[ranking[0]],
+                    iterations=rollouts, seconds=deadline.elapsed(), depth=self.horizon,
+                    scores=[(a, means[a][me]) for a in ranking],
+                ))
         if self.halving and len(tried) > 2:
-            ranking, means, rollouts = self._sequential_halving(state, tried, me, deadline)
+            ranking, means, rollouts = self._sequential_halving(state, tried, me, deadline,
+                                                                report)
         else:
-            tried, totals, runs = self._shared_passes(state, tried, me, deadline)
+            tried, totals, runs = self._shared_passes(state, tried, me, deadline, report)
             means = {a: [v / runs for v in totals[a]] for a in tried}
             # The heuristic's order breaks ties (sort is stable).
             ranking = sorted(tried, key=lambda a: -means[a][me])
@@ -171,10 +183,11 @@ class RolloutAgent(HelpersOwner, Agent):
         )
 
     def _sequential_halving(self, state: State, tried: list[Action], me: int,
-                            deadline: Deadline) -> tuple[list[Action], dict, int]:
+                            deadline: Deadline, report=None) -> tuple[list[Action], dict, int]:
         """Rolls out ``tried`` by sequential halving (see the module docstring); returns them
         ranked (the last round's best first, then each earlier round's dropped ones by mean),
-        their mean values per player, and the rollouts made."""
+        their mean values per player, and the rollouts made. ``report``, if given, gets the
+        ranking so far after every round but the last."""
         budget = self.budget
         rounds = math.ceil(math.log2(len(tried)))
         totals = {a: [0.0] * state.game.num_players for a in tried}
@@ -205,18 +218,22 @@ class RolloutAgent(HelpersOwner, Agent):
             keep = math.ceil(len(left) / 2) if done < rounds - 1 else len(left)
             dropped = left[keep:] + dropped  # the latest dropped rank first
             left = left[:keep]
+            if report is not None and done < rounds - 1:
+                report(left + dropped, {a: [v / runs[a] for v in totals[a]]
+                                        for a in left + dropped}, spent)
         ranking = [a for a in left + dropped if runs[a]]
         means = {a: [v / runs[a] for v in totals[a]] for a in ranking}
         return ranking, means, spent
 
     def _shared_passes(self, state: State, tried: list[Action], me: int,
-                       deadline: Deadline) -> tuple[list[Action], dict, int]:
-        """Runs the passes here or, with workers, in every worker and sums them up."""
+                       deadline: Deadline, report=None) -> tuple[list[Action], dict, int]:
+        """Runs the passes here or, with workers, in every worker and sums them up;
+        ``report`` as for ``_passes`` (here only)."""
         helpers = None
         if self.workers != 1 and len(tried) > 1:
             helpers = self.helpers(type(self), self._kwargs, self._seed)
         if helpers is None:
-            return self._passes(state, tried, me, deadline, self.rng)
+            return self._passes(state, tried, me, deadline, self.rng, report=report)
         budget = deadline.budget
         left = Budget(
             seconds=None if budget.seconds is None
@@ -251,9 +268,12 @@ class RolloutAgent(HelpersOwner, Agent):
                             shared)
 
     def _passes(self, state: State, tried: list[Action], me: int, deadline: Deadline,
-                rng: random.Random, shared: Shared | None = None) -> tuple[list[Action], dict, int]:
+                rng: random.Random, shared: Shared | None = None,
+                report=None) -> tuple[list[Action], dict, int]:
         """Rolls out every candidate in whole passes until the budget is spent; returns the
-        candidates rolled out, their total values per player and the passes made."""
+        candidates rolled out, their total values per player and the passes made.
+        ``report``, if given, gets the ranking so far after the 1st, 2nd, 4th, 8th ... pass
+        when another pass follows."""
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
         seconds = deadline.budget.seconds
@@ -285,6 +305,9 @@ class RolloutAgent(HelpersOwner, Agent):
             now = deadline.elapsed()
             if seconds is not None and now + (now - began) > seconds:
                 break
+            if report is not None and runs & (runs - 1) == 0:
+                means = {a: [v / runs for v in totals[a]] for a in tried}
+                report(sorted(tried, key=lambda a: -means[a][me]), means, runs * len(tried))
         return tried, totals, runs
 
     def _rollout(self, state: State, action: Action, me: int, rng: random.Random) -> list[float]:
