@@ -1,4 +1,5 @@
-"""Toy games for the AI tests, small enough to solve by brute force: Nim variants.
+"""Toy games for the AI tests, small enough to solve by brute force: Nim variants; and
+``red_decision``, a real red position with a choice to make.
 
 ``Nim``: a pile of stones; the player to move takes 1, 2 or 3; who takes the last stone wins
 (the others lose). Options exercise what search must get right: ``bonus`` (taking exactly 3
@@ -9,9 +10,12 @@ chance node removes 0 or 1 stone, each with probability 1/2, but never the last 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
+import cathedral
 from cathedral.core.contract import CHANCE, TERMINAL, Game, GameInfo, State, ranked_returns
 from cathedral.core.errors import NotationError
 from cathedral.core.params import Param
@@ -163,3 +167,20 @@ def brute_force():
     """``brute_force(state)`` returns the exact value vector of a state."""
     return solve
 
+
+
+@pytest.fixture
+def red_decision():
+    """Returns a function giving a 2-player red position (random play from a seed) whose
+    player to move has at least ``at_least`` legal actions."""
+
+    def decision(at_least: int, seed: int = 3):
+        state = cathedral.load("red").new_initial_state()
+        rng = random.Random(seed)
+        while state.is_chance_node() or len(state.legal_actions()) < at_least:
+            outcomes = state.chance_outcomes() if state.is_chance_node() else None
+            state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
+                               else rng.choice(state.legal_actions()))
+        return state
+
+    return decision

@@ -349,21 +349,10 @@ def test_rollout_cuts_its_first_pass_at_the_time_limit():
     assert dict(state.action_heuristics())[info.action] == best_by_heuristic
 
 
-def _red_decision(at_least: int, seed: int = 3):
-    """A 2-player red position whose player to move has at least ``at_least`` legal actions."""
-    state = cathedral.load("red").new_initial_state()
-    rng = random.Random(seed)
-    while state.is_chance_node() or len(state.legal_actions()) < at_least:
-        outcomes = state.chance_outcomes() if state.is_chance_node() else None
-        state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
-                           else rng.choice(state.legal_actions()))
-    return state
-
-
-def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget():
+def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget(red_decision):
     from cathedral.ai import RolloutAgent
 
-    state = _red_decision(8)
+    state = red_decision(8)
     before = state.to_json()
     agent = RolloutAgent(seed=1, budget=Budget(iterations=64), candidates=8, halving=True)
     rollouts: dict[int, int] = {}
@@ -392,12 +381,12 @@ def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget():
     assert again.scores == info.scores
 
 
-def test_red_max_rolls_out_every_legal_decision_by_halving():
+def test_red_max_rolls_out_every_legal_decision_by_halving(red_decision):
     # The heuristic's 8 best had missed the best decision in 6 of 48 positions of the
     # ladder's games (benchmarks/RESULTS.md), so red's max tries them all.
     from cathedral.ai import load_agent
 
-    state = _red_decision(12)
+    state = red_decision(12)
     before = state.to_json()
     legal = state.legal_actions()
     agent = load_agent(f"max:iterations={3 * len(legal)},seconds=600,workers=1", state.game,
@@ -413,10 +402,10 @@ def test_red_max_rolls_out_every_legal_decision_by_halving():
     assert again.scores == info.scores
 
 
-def test_rollout_plans_end_each_continuation_where_the_movers_turn_ends():
+def test_rollout_plans_end_each_continuation_where_the_movers_turn_ends(red_decision):
     from cathedral.ai import RolloutAgent
 
-    state = _red_decision(6)
+    state = red_decision(6)
     me = state.current_player()
     agent = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3, plans=4)
     first = max(state.action_heuristics(), key=lambda item: item[1])[0]
@@ -433,10 +422,10 @@ def test_rollout_plans_end_each_continuation_where_the_movers_turn_ends():
     assert leaves[0].to_json() == greedy.to_json()
 
 
-def test_rollout_plans_count_the_continuation_best_on_the_passes_before():
+def test_rollout_plans_count_the_continuation_best_on_the_passes_before(red_decision):
     from cathedral.ai import RolloutAgent
 
-    state = _red_decision(6)
+    state = red_decision(6)
     before = state.to_json()
     agent = RolloutAgent(seed=1, budget=Budget(iterations=12), candidates=3, plans=3)
     chosen = []
@@ -459,11 +448,11 @@ def test_rollout_plans_count_the_continuation_best_on_the_passes_before():
         RolloutAgent(plans=0)
 
 
-def test_rollout_rivals_take_the_turn_end_their_own_evaluation_likes_best():
+def test_rollout_rivals_take_the_turn_end_their_own_evaluation_likes_best(red_decision):
     from cathedral.ai import RolloutAgent
     from cathedral.ai.base import static_values
 
-    state = _red_decision(6)
+    state = red_decision(6)
     before = state.to_json()
     me = state.current_player()
     agent = RolloutAgent(seed=1, budget=Budget(iterations=6), candidates=3, plans=2, rivals=3)
@@ -519,10 +508,10 @@ def test_rollout_rivals_take_the_turn_end_their_own_evaluation_likes_best():
         RolloutAgent(rivals=0)
 
 
-def test_rollout_halving_keeps_its_time_budget_with_a_fake_clock():
+def test_rollout_halving_keeps_its_time_budget_with_a_fake_clock(red_decision):
     from cathedral.ai import RolloutAgent
 
-    state = _red_decision(6)
+    state = red_decision(6)
     clock = FakeClock(step=0.01)
     info = RolloutAgent(seed=0, budget=Budget(seconds=0.3), candidates=6, halving=True,
                         clock=clock).analyse(state)
@@ -531,10 +520,10 @@ def test_rollout_halving_keeps_its_time_budget_with_a_fake_clock():
     assert info.action in state.legal_actions()
 
 
-def test_rollout_halving_is_plain_rollouts_for_two_candidates():
+def test_rollout_halving_is_plain_rollouts_for_two_candidates(red_decision):
     from cathedral.ai import RolloutAgent
 
-    state = _red_decision(4)
+    state = red_decision(4)
     plain = RolloutAgent(seed=2, budget=Budget(iterations=8), candidates=2).analyse(state)
     halving = RolloutAgent(seed=2, budget=Budget(iterations=8), candidates=2,
                            halving=True).analyse(state)

@@ -105,19 +105,8 @@ def test_analyse_red_gives_a_legal_move_and_expected_scores(players):
     json.dumps(result.to_dict())  # front ends send it as is
 
 
-def _red_choice(at_least: int):
-    """A 2-player red position whose player to move has at least ``at_least`` legal actions."""
-    state = cathedral.load("red").new_initial_state()
-    rng = random.Random(3)
-    while state.is_chance_node() or len(state.legal_actions()) < at_least:
-        outcomes = state.chance_outcomes() if state.is_chance_node() else None
-        state.apply_action(rng.choice([a for a, _ in outcomes]) if outcomes
-                           else rng.choice(state.legal_actions()))
-    return state
-
-
-def test_analyse_streams_progress_after_each_halving_round():
-    state = _red_choice(8)
+def test_analyse_streams_progress_after_each_halving_round(red_decision):
+    state = red_decision(8)
     reports = []
     final = analyse(state, "rollout:iterations=64,candidates=8,halving=true",
                     progress=reports.append)
@@ -128,8 +117,8 @@ def test_analyse_streams_progress_after_each_halving_round():
     assert all(state.string_to_action(r.move) in state.legal_actions() for r in reports)
 
 
-def test_analyse_streams_progress_at_doubling_rollout_passes():
-    state = _red_choice(4)
+def test_analyse_streams_progress_at_doubling_rollout_passes(red_decision):
+    state = red_decision(4)
     reports = []
     final = analyse(state, "rollout:iterations=32,candidates=4", progress=reports.append)
     # 8 passes over 4 candidates: reports after the 1st, 2nd and 4th (the 8th is the last).
