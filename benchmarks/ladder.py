@@ -8,6 +8,8 @@
     python benchmarks/ladder.py allmer4 --levels random easy medium hard --adjacent --extend
     python benchmarks/ladder.py red3 --levels random easy medium hard --adjacent --extend \
         --replace hard --games 102                   # hard changed: its games played anew
+    python benchmarks/ladder.py red3 --levels random easy medium hard max --adjacent \
+        --extend --games 102 --every 6               # a long match, saved every 6 games
 
 Each setting plays every pairing of its levels (with more than two players, each level alone
 against a full table of each other level, every seat in turn) through ``run_arena`` and saves
@@ -22,6 +24,9 @@ lacks (a level added below or above, a pairing short of ``--games``, so a long m
 played over several days) and refits the whole ladder on the old games and the new: with
 neighbours only, every game compares two levels and nothing else, so one fit over games played
 on different days is the same fit. ``--replace LEVEL`` first drops a changed level's games.
+``--every K`` plays the games in parts of K a pairing and saves the refitted ladder after each,
+so a match of hours that is stopped keeps every part it finished, and the same command run
+again goes on from there.
 
 Copy the table, with the machine line, into benchmarks/RESULTS.md and the README.
 """
@@ -182,6 +187,20 @@ def extend(
     return path
 
 
+def extend_in_parts(
+    setting: str, levels: list[str], games: int, every: int, jobs: int, seed: int,
+    replace: tuple[str, ...] = (),
+) -> Path:
+    """``extend`` to ``every``, 2 ``every``, ... and finally ``games`` games a pairing, the
+    report saved after each part; ``replace`` applies to the first part only (the games played
+    after it are the changed level's own)."""
+    path = None
+    for target in [*range(every, games, every), games]:
+        path = extend(setting, levels, target, jobs, seed, replace)
+        replace = ()
+    return path
+
+
 def _games_of_step(report: dict, level: str) -> int:
     """The games behind a level's step: of its pairing with the level below (the lowest
     level: with the next), as pairings may have been topped up to different counts."""
@@ -243,6 +262,9 @@ def main() -> int:
     parser.add_argument("--replace", nargs="+", default=[], metavar="LEVEL",
                         help="with --extend: drop the saved games of these levels (changed "
                         "since) and play them anew")
+    parser.add_argument("--every", type=int, metavar="K",
+                        help="with --extend: play in parts of K games a pairing, saving the "
+                        "ladder after each (with more players, a multiple of the seats)")
     parser.add_argument("--table", action="store_true", help="only print the saved table")
     args = parser.parse_args()
     unknown = [s for s in args.settings if s not in SETTINGS]
@@ -253,10 +275,19 @@ def main() -> int:
         parser.error("--extend needs --adjacent (a round robin is played in one run)")
     if args.replace and not args.extend:
         parser.error("--replace needs --extend (it says which saved games to play anew)")
+    if args.every is not None:
+        if not args.extend or args.every < 1:
+            parser.error("--every needs --extend and a positive number of games")
+        for s in settings:
+            seats = SETTINGS[s][1].get("players", 2)
+            if args.every % seats:
+                parser.error(f"--every {args.every}: expected a multiple of {seats}, the "
+                             f"seats of {s} (each part turns every seat round)")
     if args.table:
         paths = [path for path in map(newest, settings) if path is not None]
     elif args.extend:
-        paths = [extend(s, args.levels, args.games, args.jobs, args.seed, tuple(args.replace))
+        paths = [extend_in_parts(s, args.levels, args.games, args.every or args.games,
+                                 args.jobs, args.seed, tuple(args.replace))
                  for s in settings]
     else:
         paths = [

@@ -85,3 +85,30 @@ def test_a_topped_up_schedule_starts_after_the_games_played():
     assert [(t.seats, t.seed) for t in tasks] == [(t.seats, t.seed) for t in whole[6:]]
     with pytest.raises(CathedralError, match="multiple of 3 below 9"):
         schedule("red", {"players": 3}, ["hard", "medium"], 9, num_players=3, first_game=4)
+
+
+def test_extend_in_parts_saves_the_ladder_after_every_part(ladder, capsys, monkeypatch):
+    path = ladder.run("classic", ["random", "easy"], games=2, jobs=1, seed=1, adjacent=True)
+    saved = []
+    write = ladder.write_report
+
+    def counted(report, where):
+        saved.append(len(report["games"]))
+        write(report, where)
+
+    monkeypatch.setattr(ladder, "write_report", counted)
+    assert ladder.extend_in_parts("classic", ["random", "easy"], games=6, every=2, jobs=1,
+                                  seed=1) == path
+    # 2 games already saved: that part only refits; then games 3-4 and 5-6, each saved.
+    assert saved == [2, 4, 6]
+    out = capsys.readouterr().out
+    assert "games 3 to 4" in out and "games 5 to 6" in out
+    assert json.loads(path.read_text())["games_per_pairing"] == 6
+
+
+def test_every_must_turn_every_seat_round(ladder, monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["ladder.py", "red3", "--adjacent", "--extend",
+                                     "--games", "12", "--every", "4"])
+    with pytest.raises(SystemExit):
+        ladder.main()
+    assert "--every 4: expected a multiple of 3, the seats of red3" in capsys.readouterr().err
