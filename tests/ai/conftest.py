@@ -168,7 +168,6 @@ def brute_force():
     return solve
 
 
-
 @pytest.fixture
 def red_decision():
     """Returns a function giving a 2-player red position (random play from a seed) whose

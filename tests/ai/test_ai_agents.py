@@ -389,16 +389,15 @@ def test_red_max_rolls_out_every_legal_decision_by_halving(red_decision):
     state = red_decision(12)
     before = state.to_json()
     legal = state.legal_actions()
-    agent = load_agent(f"max:iterations={3 * len(legal)},seconds=600,workers=1", state.game,
-                       seed=1)
+    spec = f"max:iterations={3 * len(legal)},seconds=600,workers=1"  # no clock: repeatable
+    agent = load_agent(spec, state.game, seed=1)
     assert agent.candidates is None and agent.halving and agent.plans == 4
     info = agent.analyse(state)
     assert state.to_json() == before
     # Every legal decision rolled out and ranked, the heuristic's 9th best and below too.
     assert sorted(a for a, _ in info.scores) == sorted(legal)
     assert info.action == info.scores[0][0]
-    again = load_agent(f"max:iterations={3 * len(legal)},seconds=600,workers=1", state.game,
-                       seed=1).analyse(state)
+    again = load_agent(spec, state.game, seed=1).analyse(state)
     assert again.scores == info.scores
 
 
