@@ -159,7 +159,8 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # three (55%, a seat's chance 25%) and 10 of 18 against two (56%, a seat's chance 33%),
     # at 1.7 and 0.8 s a decision (benchmarks/reports/red4_hard_medium_20, red3_..._18); the
     # ladder: 63 of 102 against two mediums (+179 Elo [+125, +236]), 51 of 100 against
-    # three (+172 Elo [+115, +240]).
+    # three (+172 Elo [+115, +240]). Max on twice hard's passes alone against two hards:
+    # 50 of 102 (+108 Elo [+51, +164]).
     "red": LEVELS["red"],
 }
 
