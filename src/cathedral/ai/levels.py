@@ -29,7 +29,7 @@ The searches per game:
   per move already beat the designer's greedy player (see the reports), max 10 s. With 4
   players, medium plays greedy rollouts (``cathedral.ai.rollout``: each of the heuristic's
   best 6 steps played out greedily by everyone for a round and scored by ``evaluate()``);
-  hard and max the paranoid alpha-beta (the other three against the mover) on 0.2 / 2 s.
+  hard and max the paranoid alpha-beta (the other three against the mover) on 0.05 / 2 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
   decisions, played out for one round (medium / hard / max), whatever the number of players:
   3 / 8 candidates on 1 / 8 dice samples for medium / hard; max tries every legal decision
@@ -141,6 +141,9 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # against the mover), which assumes nothing about how the rivals choose; on 0.2 s a move
     # it won 13 of 13 screening games against three mediums, where a 16-step rollout won 12
     # of 40 (the ladder: 98 of 100). A game is some 200 moves a player, hence the short times.
+    # Hard thinks 0.05 s: a ply of this search costs some 16 times the one before, so max on
+    # 0.5 s was a third of a ply deeper than hard on 0.2 s (5 of 16 games alone against three
+    # hards, +7 Elo) but most of a ply deeper than hard on 0.05 s (4 of the first 4).
     "allmer": {
         "random": ("random", {}),
         "easy": ("greedy", {}),
@@ -148,7 +151,7 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
             "rollout",
             {"budget": Budget(iterations=6, seconds=1.0), "candidates": 6, "horizon": 1},
         ),
-        "hard": ("alphabeta", {"budget": Budget(seconds=0.2), "width": 8, "root_width": 16}),
+        "hard": ("alphabeta", {"budget": Budget(seconds=0.05), "width": 8, "root_width": 16}),
         "max": ("alphabeta", {"budget": Budget(seconds=2.0), "width": 10, "root_width": 24,
                               "workers": None}),
     },
