@@ -119,14 +119,15 @@ def _timing(timings: list[dict]) -> dict:
 
 def extend(
     setting: str, levels: list[str], games: int, jobs: int, seed: int,
-    replace: tuple[str, ...] = (),
+    replace: tuple[str, ...] = (), refit: bool = True,
 ) -> Path:
     """Plays what the saved report lacks of ``games`` games for each neighbouring pairing of
     ``levels`` (a level added below or above, a match cut short, a pairing topped up to more
     games) and saves the refitted ladder of all of them; returns the report's path.
 
     The games of a ``replace``d level (one changed since they were played) are dropped first,
-    with its timing, and played anew.
+    with its timing, and played anew. With nothing to play or drop the ladder is refitted and
+    saved all the same, unless ``refit`` is false.
     """
     path = newest(setting)
     if path is None:
@@ -143,6 +144,7 @@ def extend(
     playing = {a for pair in pairings for a in pair}
     timings = [{k: v for k, v in old["timing"].items() if k in playing}]
     seconds = old["seconds"]
+    played = False
     for low, high in pairwise(levels):
         # With more seats a pairing is one level alone against a table of the other: which
         # is alone matters, so only the same arrangement (the stronger alone) counts.
@@ -164,6 +166,9 @@ def extend(
         results += _results(report["games"], {0: p}, len(results))
         timings.append(report["timing"])
         seconds += report["seconds"]
+        played = True
+    if not (played or refit or len(kept) < len(old["pairings"])):
+        return path
     known = {a for pair in pairings for a in pair}
     order = list(levels)
     for i, level in enumerate(old["agents"]):  # the saved levels left out of ``levels``
@@ -193,10 +198,11 @@ def extend_in_parts(
 ) -> Path:
     """``extend`` to ``every``, 2 ``every``, ... and finally ``games`` games a pairing, the
     report saved after each part; ``replace`` applies to the first part only (the games played
-    after it are the changed level's own)."""
+    after it are the changed level's own). A part an earlier run finished is passed over; the
+    last is always refitted and printed."""
     path = None
     for target in [*range(every, games, every), games]:
-        path = extend(setting, levels, target, jobs, seed, replace)
+        path = extend(setting, levels, target, jobs, seed, replace, refit=target == games)
         replace = ()
     return path
 

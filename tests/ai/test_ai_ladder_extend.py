@@ -99,11 +99,15 @@ def test_extend_in_parts_saves_the_ladder_after_every_part(ladder, capsys, monke
     monkeypatch.setattr(ladder, "write_report", counted)
     assert ladder.extend_in_parts("classic", ["random", "easy"], games=6, every=2, jobs=1,
                                   seed=1) == path
-    # 2 games already saved: that part only refits; then games 3-4 and 5-6, each saved.
-    assert saved == [2, 4, 6]
+    # 2 games already saved: that part is passed over; then games 3-4 and 5-6, each saved.
+    assert saved == [4, 6]
     out = capsys.readouterr().out
     assert "games 3 to 4" in out and "games 5 to 6" in out
     assert json.loads(path.read_text())["games_per_pairing"] == 6
+    # All played: the parts are passed over and the last only refits, printed once.
+    saved.clear()
+    ladder.extend_in_parts("classic", ["random", "easy"], games=6, every=2, jobs=1, seed=1)
+    assert saved == [6] and capsys.readouterr().out.count("Elo (Bradley-Terry") == 1
 
 
 def test_every_must_turn_every_seat_round(ladder, monkeypatch, capsys):
