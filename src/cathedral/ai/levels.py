@@ -141,9 +141,10 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # against the mover), which assumes nothing about how the rivals choose; on 0.2 s a move
     # it won 13 of 13 screening games against three mediums, where a 16-step rollout won 12
     # of 40 (the ladder: 98 of 100). A game is some 200 moves a player, hence the short times.
-    # Hard thinks 0.05 s: a ply of this search costs some 16 times the one before, so max on
-    # 0.5 s was a third of a ply deeper than hard on 0.2 s (5 of 16 games alone against three
-    # hards, +7 Elo) but most of a ply deeper than hard on 0.05 s (ladder: 71 of 76 so far).
+    # Hard thinks 0.05 s (the ladder: 81 of 100 all the same): a ply of this search costs
+    # some 16 times the one before, so max on 0.5 s was a third of a ply deeper than hard on
+    # 0.2 s (5 of 16 games alone against three hards, +7 Elo) but most of a ply deeper than
+    # hard on 0.05 s (the ladder: 91 of 100).
     "allmer": {
         "random": ("random", {}),
         "easy": ("greedy", {}),
