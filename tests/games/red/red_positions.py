@@ -27,6 +27,27 @@ def give(state, player, **materials):
         state.inv[player * 6 + m] += n
 
 
+def sixth_section_in_reach(game, player=1):
+    """Returns the start of ``player``'s turn (Blue by default) after ``setup``: it has completed
+    five sections and holds the one brick its claimed card T1.1 still needs, so ``deliver brick
+    T1.1`` completes a sixth, which ends the game (everyone else has one more turn) with it on
+    the third prestige space, ahead of everybody. (The five are not on the table: only the
+    count matters to the trigger.)"""
+    state = setup(game)
+    state.completed[player] = 5
+    target = state.slots[0]  # T1.1
+    state.owner[target] = player
+    state.bin[player] -= 1
+    cost = state.c.card_cost[state.slot_card[target]]
+    state.need[target * 6 : target * 6 + 6] = [0, 1, 0, 0, 0, 0]
+    for m, n in enumerate(cost):  # delivered but the brick: out of the supply
+        state.supply[m] -= n - (1 if m == 1 else 0)
+    give(state, player, brick=1)
+    state.cur = player
+    state.pos[player] = 14  # the third prestige space
+    return checked(state)
+
+
 def play(state, *moves):
     for move in moves:
         state.apply_action(state.string_to_action(move))

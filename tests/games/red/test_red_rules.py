@@ -5,7 +5,7 @@ state's fields; ``checked`` round-trips them through JSON, which re-validates co
 """
 
 import pytest
-from red_positions import checked, give, moves, play, roll, setup
+from red_positions import checked, give, moves, play, roll, setup, sixth_section_in_reach
 
 import cathedral
 from cathedral import IllegalActionError
@@ -301,20 +301,7 @@ def test_penalty_hits_the_completer_but_not_for_its_own_sections():
 
 
 def test_sixth_completion_gives_three_and_one_more_turn_each():
-    s = setup(cathedral.load("red", players=3))
-    # Blue has completed five sections and needs one brick for a sixth
-    # (the five are not on the table: only the count matters to the trigger)
-    s.completed[BLUE] = 5
-    target = s.slots[0]  # T1.1
-    s.owner[target] = BLUE
-    s.bin[BLUE] -= 1
-    cost = s.c.card_cost[s.slot_card[target]]
-    s.need[target * 6 : target * 6 + 6] = [0, 1, 0, 0, 0, 0]
-    for m, n in enumerate(cost):
-        s.supply[m] -= n - (1 if m == 1 else 0)
-    give(s, BLUE, brick=1)
-    s.cur = BLUE
-    s.pos[BLUE] = 14  # the third prestige space
+    s = sixth_section_in_reach(cathedral.load("red", players=3), BLUE)
     play(s, "deliver brick T1.1")
     assert s.trigger == BLUE
     assert s.track.prestige(s.pos[BLUE]) >= 3 + 3

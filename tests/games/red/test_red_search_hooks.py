@@ -1,14 +1,15 @@
-"""The search hooks of red: a position key that ignores the path and tracks the position, and
-the evaluation's race to the sixth completion."""
+"""The search hooks of red: a position key that ignores the path and tracks the position, the
+evaluation's race to the sixth completion, and ``analyse`` finding the move that wins."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from red_positions import give, play
+from red_positions import give, play, sixth_section_in_reach
 
 import cathedral
+from cathedral.ai import analyse
 from cathedral.testing import random_action
 
 
@@ -83,3 +84,14 @@ def test_evaluate_blends_the_prestige_lead_and_the_race_lead_by_its_constants(re
         expected = [(1 - weight) * math.tanh((e[p] - e[1 - p]) / scale)
                     + weight * math.tanh((r[p] - r[1 - p]) / race_scale) for p in (0, 1)]
         assert heuristic.evaluate(state) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_analyse_red_completes_the_sixth_section_that_wins(players):
+    state = sixth_section_in_reach(cathedral.load("red", players=players))
+    assert "deliver brick T1.1" in {state.action_to_string(a) for a in state.legal_actions()}
+    result = analyse(state, "hard")
+    # The greedy player's one-decision scores prefer a claim here (more on the way); the
+    # rollouts see the game end with Blue ahead.
+    assert result.move == "deliver brick T1.1" and result.pv[0] == result.move
+    assert result.expected[1] == 1.0 and max(result.expected[:1] + result.expected[2:]) < 1.0
