@@ -37,6 +37,29 @@ def test_defaults_listen_on_loopback_only():
         parse("--move-rate", "fast")
 
 
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_a_port_outside_0_to_65535_is_refused_by_name(port, capsys):
+    with pytest.raises(SystemExit):
+        parse("--port", port)
+    assert f"argument --port: '{port}': expected a port from 0 to 65535" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("db", "says"), [
+    ("nonsense", "--db 'nonsense': not a database URL (expected e.g. sqlite:///"),
+    ("mongodb://h/d", "--db: no database of kind 'mongodb' (expected e.g. sqlite:///"),
+    ("postgresql://u:hunter2@127.0.0.1:1/d",
+     "cannot open the database postgresql+psycopg://u:***@127.0.0.1:1/d: connection failed"),
+    ("sqlite:///{file}/games.sqlite3", "cannot open the database sqlite:///"),
+])
+def test_a_database_that_cannot_be_opened_is_one_clear_error_before_the_server_starts(
+        db, says, tmp_path, capsys):
+    (tmp_path / "file").write_text("not a folder")
+    assert cli.run(parse("--db", db.format(file=tmp_path / "file"), "--port", "0")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and says in err
+    assert "hunter2" not in err and "Traceback" not in err
+
+
 def test_the_cathedral_command_imports_no_web_library():
     code = ("import sys, cathedral.cli; "
             "print([m for m in ('fastapi', 'uvicorn', 'sqlalchemy', 'starlette') "

@@ -36,6 +36,17 @@ def _rate(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a port from 0 to 65535 "
+                                         "(0 picks a free one)")
+    return value
+
+
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Adds ``serve`` to the ``cathedral`` command's subcommands."""
     serve = commands.add_parser(
@@ -47,7 +58,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"address to listen on (default: {DEFAULT_HOST}; 0.0.0.0 for every "
                        "interface, better behind a reverse proxy)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT,
                        help=f"port (default: {DEFAULT_PORT}; 0 picks a free one)")
     serve.add_argument("--db", metavar="URL",
                        help="database URL, e.g. sqlite:///games.sqlite3 or "
@@ -74,6 +85,38 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        choices=("debug", "info", "warning", "error"),
                        help="log level of the JSON log lines on standard error (default: info)")
     serve.set_defaults(run=run)
+
+
+def _database_error(db: str) -> str | None:
+    """Says what is wrong with a database URL before the server starts on it, or None."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from cathedral.server.storage import Storage, normalise_url
+
+    expected = "expected e.g. sqlite:///games.sqlite3 or postgresql://user:pass@host/db"
+    try:
+        url = make_url(normalise_url(db))
+    except ArgumentError:
+        shown = "" if "@" in db else f" {db!r}"  # never print a password
+        return f"--db{shown}: not a database URL ({expected})"
+    try:
+        url.get_dialect().import_dbapi()
+    except NoSuchModuleError:
+        return f"--db: no database of kind {url.drivername!r} ({expected})"
+    except ImportError as exc:
+        return f"--db: the {url.drivername!r} driver is missing ({exc.name} is not installed)"
+    try:  # one connection now: a clear line rather than the start-up's traceback
+        storage = Storage(db)
+        try:
+            with storage.engine.connect():
+                pass
+        finally:
+            storage.close()
+    except (SQLAlchemyError, OSError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        return f"cannot open the database {url.render_as_string(hide_password=True)}: {reason}"
+    return None
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -105,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
         env.get("CATHEDRAL_CREATE_RATE", "5"))
     if off:
         move_rate = create_rate = 0.0
+    problem = _database_error(db)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     if args.workers is not None and args.workers < 1:
         print(f"error: --workers {args.workers}: expected at least 1", file=sys.stderr)
         return 2
@@ -144,4 +191,5 @@ def run(args: argparse.Namespace) -> int:
         server.run(sockets=[sock])
     finally:
         sock.close()
-    return 0
+    # A start that failed (a database that cannot be opened) was logged; say so by the code.
+    return 0 if server.started else 1
