@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 
 import pytest
 
@@ -163,6 +165,30 @@ def test_the_command_line_reports_a_crashing_agent_in_one_line(capsys, monkeypat
     err = capsys.readouterr().err
     assert err == "cathedral arena: agent 'hard' (seat 1) crashed in game 3 after 7 moves: " \
         "KeyError: 5\n"
+
+
+def test_a_report_folder_refused_before_the_games_is_one_error(tmp_path, capsys):
+    (tmp_path / "file").write_text("not a folder")
+    report = tmp_path / "file" / "r.json"
+    assert arena.main(["classic", "random", "random", "--games", "2", "--quiet",
+                       "--report", str(report)]) == 2
+    assert "cannot make the folder" in capsys.readouterr().err
+
+
+def test_a_report_that_cannot_be_written_after_the_games_goes_to_a_temporary_file(
+        tmp_path, capsys, monkeypatch):
+    # The folder is fine when the games start and gone when they end: the games are kept.
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setattr(arena, "_writable", lambda path: None)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert arena.main(["classic", "random", "random", "--games", "2", "--quiet",
+                       "--report", str(tmp_path / "file" / "r.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cathedral arena: error: cannot write ")
+    kept = err.rsplit("the report is at ", 1)[1].split(" instead")[0]
+    assert os.path.dirname(kept) == str(tmp_path)
+    with open(kept, encoding="utf-8") as handle:
+        assert len(json.load(handle)["games"]) == 2
 
 
 def test_add_parser_wires_a_subcommand():

@@ -31,7 +31,9 @@ import argparse
 import csv
 import json
 import multiprocessing
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -583,8 +585,7 @@ def summarise(
 
 def write_report(report: dict[str, Any], path: str) -> list[str]:
     """Writes the JSON report at ``path`` and a CSV of games beside it; returns both paths."""
-    base = path[:-5] if path.endswith(".json") else path
-    json_path, csv_path = base + ".json", base + ".csv"
+    json_path, csv_path = _report_paths(path)
     with open(json_path, "w", encoding="utf-8") as handle:
         json.dump(report, handle, indent=1)
         handle.write("\n")
@@ -638,13 +639,45 @@ def format_report(report: dict[str, Any]) -> str:
 # ----- the command line ------------------------------------------------------------------------
 
 
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number of processes, 1 or more")
+    return value
+
+
+def _report_paths(path: str) -> list[str]:
+    base = path[:-5] if path.endswith(".json") else path
+    return [base + ".json", base + ".csv"]
+
+
+def _writable(path: str) -> str | None:
+    """Says why the report cannot be written at ``path`` (its folder is made), or None:
+    asked before the games, which may take hours, are played."""
+    for target in _report_paths(path):
+        folder = os.path.dirname(os.path.abspath(target))
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            return f"cannot make the folder {folder!r}: {exc.strerror or exc}"
+        if os.path.isdir(target):
+            return f"{target!r} is a folder"
+        if not os.access(folder, os.W_OK) or (os.path.exists(target)
+                                              and not os.access(target, os.W_OK)):
+            return f"{target!r} cannot be written"
+    return None
+
+
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="the game (classic, allmer, red)")
     parser.add_argument("agents", nargs="+", metavar="AGENT",
                         help="levels, agent names or specs such as mcts:seconds=2")
     parser.add_argument("--games", type=int, default=20,
                         help="games per pairing (even: colours are swapped in pairs)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--jobs", type=_jobs, default=1, help="worker processes")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="a game parameter (repeatable)")
     parser.add_argument("--report", metavar="PATH",
@@ -687,6 +720,10 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 def run_command(args: argparse.Namespace) -> int:
     """Runs ``arena`` from parsed arguments; returns the exit status."""
+    problem = _writable(args.report) if args.report else None
+    if problem:
+        print(f"cathedral arena: error: --report {args.report}: {problem}", file=sys.stderr)
+        return 2
     try:
         report = run_arena(
             args.game, args.agents, games=args.games, jobs=args.jobs,
@@ -701,7 +738,16 @@ def run_command(args: argparse.Namespace) -> int:
         return 1
     print(format_report(report))
     if args.report:
-        for path in write_report(report, args.report):
+        try:
+            written = write_report(report, args.report)
+        except OSError as exc:  # the games are not lost: they go to a temporary file
+            handle, fallback = tempfile.mkstemp(prefix="arena-", suffix=".json")
+            os.close(handle)
+            written = write_report(report, fallback)
+            print(f"cathedral arena: error: cannot write {args.report} ({exc.strerror or exc}); "
+                  f"the report is at {written[0]} instead", file=sys.stderr)
+            return 1
+        for path in written:
             print(f"wrote {path}")
     return 0
 
