@@ -583,6 +583,11 @@ def summarise(
     }
 
 
+def _report_paths(path: str) -> list[str]:
+    base = path[:-5] if path.endswith(".json") else path
+    return [base + ".json", base + ".csv"]
+
+
 def write_report(report: dict[str, Any], path: str) -> list[str]:
     """Writes the JSON report at ``path`` and a CSV of games beside it; returns both paths."""
     json_path, csv_path = _report_paths(path)
@@ -649,24 +654,19 @@ def _jobs(text: str) -> int:
     return value
 
 
-def _report_paths(path: str) -> list[str]:
-    base = path[:-5] if path.endswith(".json") else path
-    return [base + ".json", base + ".csv"]
-
-
 def _writable(path: str) -> str | None:
     """Says why the report cannot be written at ``path`` (its folder is made), or None:
     asked before the games, which may take hours, are played."""
-    for target in _report_paths(path):
-        folder = os.path.dirname(os.path.abspath(target))
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as exc:
-            return f"cannot make the folder {folder!r}: {exc.strerror or exc}"
+    targets = _report_paths(path)
+    folder = os.path.dirname(os.path.abspath(targets[0]))  # the CSV goes beside the JSON
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make the folder {folder!r}: {exc.strerror or exc}"
+    for target in targets:
         if os.path.isdir(target):
             return f"{target!r} is a folder"
-        if not os.access(folder, os.W_OK) or (os.path.exists(target)
-                                              and not os.access(target, os.W_OK)):
+        if not os.access(target if os.path.exists(target) else folder, os.W_OK):
             return f"{target!r} cannot be written"
     return None
 
