@@ -165,8 +165,8 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # ladder: 63 of 102 against two mediums (+179 Elo [+125, +236]), 51 of 100 against
     # three (+172 Elo [+115, +240]). Max on twice hard's passes alone against two hards:
     # 50 of 102 (+108 Elo [+51, +164]); against three it won 2 of 12, on four times hard's
-    # passes (256 rollouts, where its 5 s on both cores make some 700) 18 of the first 60
-    # (+94 Elo, short of the ladder's +100).
+    # passes (256 rollouts, where its 5 s on both cores make some 700) 36 of 100
+    # (+91 Elo, short of the ladder's +100).
     "red": LEVELS["red"],
 }
 
