@@ -175,6 +175,22 @@ def test_a_report_folder_refused_before_the_games_is_one_error(tmp_path, capsys)
     assert "cannot make the folder" in capsys.readouterr().err
 
 
+def test_a_report_whose_csv_would_be_a_folder_is_refused_before_the_games(tmp_path, capsys):
+    (tmp_path / "r.csv").mkdir()
+    assert arena.main(["classic", "random", "random", "--games", "2", "--quiet",
+                       "--report", str(tmp_path / "r.json")]) == 2
+    assert f"{str(tmp_path / 'r.csv')!r} is a folder" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_report_checked_before_the_games_makes_its_folder_and_may_overwrite_an_old_one(
+        tmp_path):
+    assert arena._writable(str(tmp_path / "new" / "r")) is None
+    assert (tmp_path / "new").is_dir()
+    (tmp_path / "new" / "r.json").write_text("{}")
+    assert arena._writable(str(tmp_path / "new" / "r.json")) is None
+
+
 def test_a_report_that_cannot_be_written_after_the_games_goes_to_a_temporary_file(
         tmp_path, capsys, monkeypatch):
     # The folder is fine when the games start and gone when they end: the games are kept.
