@@ -166,7 +166,7 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # three (+172 Elo [+115, +240]). Max on twice hard's passes alone against two hards:
     # 50 of 102 (+108 Elo [+51, +164]); against three it won 2 of 12, on four times hard's
     # passes (256 rollouts, where its 5 s on both cores make some 700) 36 of 100
-    # (+91 Elo, short of the ladder's +100).
+    # (+91 Elo, short of the ladder's +100); on eight times 8 of the first 24 (+10 Elo).
     "red": LEVELS["red"],
 }
 
