@@ -54,104 +54,87 @@ def _track_rate(tr: Track, pos: int) -> tuple[float, float]:
     return count + (pos - below) / gap, (tr.prestige(pos + HORIZON) - count) / HORIZON
 
 
-def _progress(state: RedState) -> tuple[dict[int, float], list[int]]:
-    """Returns, per claimed unfinished slot, the share of the card counted as done (materials
-    delivered count fully, matching materials in its owner's hand count ``IN_HAND``), and
-    each player's materials in hand that no claimed card needs."""
-    # The hot path of every red search (each greedy decision scores a dozen children): index
-    # the flat lists directly rather than slice and enumerate them.
-    card_total = state.c.card_total
-    out = {}
-    spare = state.inv[:]
-    owner, built, need, slot_card = state.owner, state.built, state.need, state.slot_card
-    for s in state.slots:
-        p = owner[s]
-        if p < 0 or built[s]:
-            continue
-        total = card_total[slot_card[s]]
-        done = float(total)
-        k = s * 6
-        to_hand = p * 6 - k  # need[j] is material j - k; its owner holds spare[j + to_hand]
-        for j in range(k, k + 6):
-            want = need[j]
-            if want:
-                have = spare[j + to_hand]
-                use = want if want < have else have
-                spare[j + to_hand] = have - use
-                done -= want - IN_HAND * use
-        out[s] = CLAIM_BASE + (0.95 - CLAIM_BASE) * done / total
-    return out, [sum(spare[b : b + 6]) for b in range(0, 6 * state.n, 6)]
-
-
 def expected_prestige(state: RedState) -> list[float]:
     """Returns each player's expected final prestige (a heuristic, not a forecast)."""
     if state.stage == S.OVER:
         return [float(x) for x in state.final]
-    return _expected(state, *_progress(state))
+    return _expected(state)
 
 
-def _expected(state: RedState, progress: dict[int, float], spare: list[int]) -> list[float]:
-    """``expected_prestige`` of a game in play, from its ``_progress``."""
+def _expected(state: RedState, shares: list[list[float]] | None = None) -> list[float]:
+    """``expected_prestige`` of a game in play; ``shares``, if given, gets each player's
+    claimed unfinished cards' progress shares (for ``race``)."""
+    # The hot path of every red search (each greedy decision scores a dozen children): one
+    # pass over the towers, bottom to dome, finds the claimed cards' progress (the claims
+    # are served materials in slot order), the towers' points as if the game ended now
+    # (claimed cards counting as built in proportion to their progress) and the threats
+    # above each claim, indexing the flat lists directly.
     c, n = state.c, state.n
-    towers = _tower_now(state, progress)
+    thirds, halving = state.game.thirds, state.game.halving
+    card_total, recognition, card_rubles = c.card_total, c.card_recognition, c.card_rubles
+    owner, built, orn, need, slot_card = (state.owner, state.built, state.orn, state.need,
+                                          state.slot_card)
+    spare = state.inv[:]
+    towers = [0.0] * n
+    claims = []  # (player, share, card, threat) per claimed unfinished card, in slot order
+    for t, height in enumerate(state.heights()):
+        value = 0.0
+        presence = [0.0] * n
+        bottom = t * MAX_HEIGHT
+        top = bottom + height
+        for s in range(bottom, top):
+            p = owner[s]
+            if built[s]:
+                value += 2
+                presence[p] += 1
+            elif p >= 0:
+                total = card_total[slot_card[s]]
+                done = float(total)
+                k = s * 6
+                to_hand = p * 6 - k  # need[j] is material j - k; its owner's is spare[j + to_hand]
+                for j in range(k, k + 6):
+                    want = need[j]
+                    if want:
+                        have = spare[j + to_hand]
+                        use = want if want < have else have
+                        spare[j + to_hand] = have - use
+                        done -= want - IN_HAND * use
+                f = CLAIM_BASE + (0.95 - CLAIM_BASE) * done / total
+                value += 2 * f
+                presence[p] += f
+                threat = 0
+                for u in range(s + 1, top):  # the rivals' claims above, to the dome
+                    q = owner[u]
+                    if q >= 0 and q != p:
+                        threat += 1
+                claims.append((p, f, slot_card[s], threat))
+            if orn[s] >= 0:
+                value += 1
+                presence[orn[s]] += 1
+        if value:
+            points = _points(value, tuple(presence), thirds, halving)
+            for p in range(n):
+                towers[p] += points[p]
     out = []
     rates = []
     track, pos, rubles, orn_avail = state.track, state.pos, state.rubles, state.orn_avail
     for p in range(n):
         now, rate = _track_rate(track, pos[p])
         rates.append(rate)
-        v = now + towers[p] + RUBLE * rubles[p] + MATERIAL * spare[p]
+        b = p * 6
+        v = now + towers[p] + RUBLE * rubles[p] + MATERIAL * sum(spare[b : b + 6])
         v += ORNAMENT * sum(orn_avail[p * 3 : p * 3 + 3])
         out.append(v)
-    # Claimed cards, in slot order.
-    owner, slot_card = state.owner, state.slot_card
-    recognition, card_rubles, heights = c.card_recognition, c.card_rubles, state.heights()
-    for s, f in progress.items():
-        p = owner[s]
-        card = slot_card[s]
+    for p, f, card, threat in claims:
         rate = rates[p]
         out[p] += f * (recognition[card] * rate + card_rubles[card] * RUBLE)
-        threat = 0
-        t = s // MAX_HEIGHT
-        for u in range(s + 1, t * MAX_HEIGHT + heights[t]):  # the slots above, to the dome
-            q = owner[u]
-            if q >= 0 and q != p:
-                threat += 1
         out[p] -= RISK * threat * rate * (1 - f)
+        if shares is not None:
+            shares[p].append(f)
     if state.trigger < 0:
         for p in range(n):
             # the sixth completion's 3 prestige, approached section by section
             out[p] += 3 * (state.completed[p] / c.banners) ** 3
-    return out
-
-
-def _tower_now(state: RedState, progress: dict[int, float]) -> list[float]:
-    """Returns the tower points as if the game ended now, claimed cards counting as built in
-    proportion to their progress."""
-    n = state.n
-    out = [0.0] * n
-    thirds, halving = state.game.thirds, state.game.halving
-    built, owner, orn = state.built, state.owner, state.orn
-    for t, height in enumerate(state.heights()):
-        value = 0.0
-        presence = [0.0] * n
-        bottom = t * MAX_HEIGHT
-        for s in range(bottom, bottom + height):
-            if built[s]:
-                value += 2
-                presence[owner[s]] += 1
-            elif owner[s] >= 0:
-                f = progress[s]
-                value += 2 * f
-                presence[owner[s]] += f
-            if orn[s] >= 0:
-                value += 1
-                presence[orn[s]] += 1
-        if not value:
-            continue
-        points = _points(value, tuple(presence), thirds, halving)
-        for p in range(n):
-            out[p] += points[p]
     return out
 
 
@@ -180,14 +163,13 @@ def race(state: RedState) -> list[float]:
     """Returns each player's way toward the sixth completion that ends the game: sections
     completed, plus the best claimed unfinished ones (as many as are still wanted) counted by
     their progress share."""
-    return _race(state, _progress(state)[0])
-
-
-def _race(state: RedState, progress: dict[int, float]) -> list[float]:
-    """``race`` from the game's ``_progress``."""
     shares: list[list[float]] = [[] for _ in range(state.n)]
-    for s, f in progress.items():
-        shares[state.owner[s]].append(f)
+    _expected(state, shares)
+    return _race(state, shares)
+
+
+def _race(state: RedState, shares: list[list[float]]) -> list[float]:
+    """``race`` from each player's claimed unfinished cards' progress shares."""
     banners = state.c.banners
     out = []
     for p in range(state.n):
@@ -212,9 +194,9 @@ def evaluate(state: RedState) -> list[float]:
     if state.stage == S.OVER:
         e, r = expected_prestige(state), None
     else:
-        progress, spare = _progress(state)
-        e = _expected(state, progress, spare)
-        r = _race(state, progress) if state.trigger < 0 else None
+        shares: list[list[float]] = [[] for _ in range(state.n)]
+        e = _expected(state, shares)
+        r = _race(state, shares) if state.trigger < 0 else None
     out = []
     for p, v in enumerate(e):
         rival = max(x for q, x in enumerate(e) if q != p)
