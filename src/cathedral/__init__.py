@@ -8,7 +8,7 @@
 0
 """
 
-import cathedral.games  # noqa: F401  - registers the games
+from cathedral import games  # registers the games; callable: games() lists them
 from cathedral.core import (
     CHANCE,
     TERMINAL,
@@ -26,7 +26,6 @@ from cathedral.core import (
     State,
     StateError,
     UnknownGameError,
-    games,
     load,
 )
 

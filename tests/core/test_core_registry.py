@@ -13,6 +13,17 @@ def test_games_lists_the_three_games():
     assert cathedral.games() == ["allmer", "classic", "red"]
 
 
+def test_games_package_imports_by_its_dotted_name():
+    # cathedral.games is the package and the function at once: neither hides the other.
+    import cathedral.games.classic as classic_package
+    import cathedral.games.red.heuristic as red_heuristic
+
+    assert classic_package.ClassicGame is cathedral.load("classic").__class__
+    assert len(red_heuristic.evaluate(cathedral.load("red").new_initial_state())) == 2
+    assert cathedral.games.allmer.__name__ == "cathedral.games.allmer"
+    assert cathedral.games() == ["allmer", "classic", "red"]
+
+
 def test_unknown_game_lists_the_available_ones():
     with pytest.raises(UnknownGameError, match=r"unknown game 'clasic' \(available: allmer, "
                        r"classic, red\)"):

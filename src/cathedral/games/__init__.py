@@ -1,7 +1,25 @@
-"""The games, registered by name; each is imported only when first loaded."""
+"""The games, registered by name; each is imported only when first loaded.
 
+The package is also the callable ``cathedral.games()`` (the registered names): the contract
+names that function after the package, and a plain function in its place would hide the
+package, so that ``import cathedral.games.classic as classic`` failed.
+"""
+
+import sys
+import types
+
+from cathedral.core.registry import games as _names
 from cathedral.core.registry import register
 
 register("allmer", "cathedral.games.allmer:AllmerGame")
 register("classic", "cathedral.games.classic:ClassicGame")
 register("red", "cathedral.games.red:RedGame")
+
+
+class _GamesPackage(types.ModuleType):
+    def __call__(self) -> list[str]:
+        """Returns the registered game names, sorted."""
+        return _names()
+
+
+sys.modules[__name__].__class__ = _GamesPackage
