@@ -183,6 +183,21 @@ def test_a_report_whose_csv_would_be_a_folder_is_refused_before_the_games(tmp_pa
     assert not (tmp_path / "r.json").exists()
 
 
+@pytest.mark.parametrize("folder", ["old", "new/"])
+def test_a_report_path_naming_a_folder_writes_into_it(tmp_path, capsys, folder):
+    # An existing folder, or a path ending in a separator: the report goes inside, named
+    # after the run (it used to land beside the folder as <folder>.json).
+    (tmp_path / "old").mkdir()
+    assert arena.main(["classic", "random", "random", "--games", "2", "--quiet",
+                       "--report", str(tmp_path) + os.sep + folder]) == 0
+    inside = tmp_path / folder.rstrip("/")
+    assert sorted(p.name for p in inside.iterdir()) == ["arena_classic_2.csv",
+                                                         "arena_classic_2.json"]
+    assert len(json.loads((inside / "arena_classic_2.json").read_text())["games"]) == 2
+    assert not (tmp_path / "old.json").exists() and not (tmp_path / "new.json").exists()
+    assert f"wrote {inside / 'arena_classic_2.json'}" in capsys.readouterr().out
+
+
 def test_a_report_checked_before_the_games_makes_its_folder_and_may_overwrite_an_old_one(
         tmp_path):
     assert arena._writable(str(tmp_path / "new" / "r")) is None

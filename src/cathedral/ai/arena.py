@@ -681,7 +681,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="a game parameter (repeatable)")
     parser.add_argument("--report", metavar="PATH",
-                        help="write the JSON report here and a CSV of games beside it")
+                        help="write the JSON report here and a CSV of games beside it (a "
+                        "folder: arena_<game>_<games>.json in it)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of every game and agent")
     parser.add_argument("--all-pairs", action="store_true",
                         help="with more than two seats, rate every agent against every field")
@@ -718,8 +719,18 @@ def _params(items: list[str]) -> dict[str, Any]:
     return params
 
 
+def _report_target(path: str, game: str, games: int) -> str:
+    """Returns where ``--report PATH`` goes: PATH, or inside it when it names a folder (one
+    that exists, or any path ending in a separator) a file named after the run."""
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        return os.path.join(path, f"arena_{game}_{games}.json")
+    return path
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Runs ``arena`` from parsed arguments; returns the exit status."""
+    if args.report:
+        args.report = _report_target(args.report, args.game, args.games)
     problem = _writable(args.report) if args.report else None
     if problem:
         print(f"cathedral arena: error: --report {args.report}: {problem}", file=sys.stderr)
