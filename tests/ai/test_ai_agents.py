@@ -447,6 +447,67 @@ def test_rollout_plans_count_the_continuation_best_on_the_passes_before(red_deci
         RolloutAgent(plans=0)
 
 
+def _rolls_per_candidate(agent, state, seed):
+    """The dice each of the heuristic's 4 best decisions saw in its rollout on ``seed``."""
+    import cathedral.ai.rollout as rollout_module
+
+    me = state.current_player()
+    best = sorted(state.action_heuristics(), key=lambda item: -item[1])[:4]
+    rolls: list[list[int]] = []
+    draw = rollout_module.chance_sample
+
+    def logged(node, rng):
+        outcome = draw(node, rng)
+        rolls[-1].append(outcome)
+        return outcome
+
+    rollout_module.chance_sample = logged
+    try:
+        for action, _ in best:
+            rolls.append([])
+            agent._rollout(state, action, me, random.Random(seed))
+    finally:
+        rollout_module.chance_sample = draw
+    return rolls
+
+
+def test_rollout_paired_dice_give_every_candidate_the_same_nth_roll():
+    from cathedral.ai import RolloutAgent, load_agent
+    from cathedral.ai.rollout import greedy_action
+
+    # A 4-player game 40 greedy decisions in: a round has dice rolls to compare.
+    state = cathedral.load("red", players=4).new_initial_state()
+    rng = random.Random(0)
+    decisions = 0
+    while state.is_chance_node() or decisions < 40 or len(state.legal_actions()) < 6:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(greedy_action(state, rng))
+            decisions += 1
+    before = state.to_json()
+    paired = RolloutAgent(seed=1, budget=Budget(iterations=8), candidates=4, paired_dice=True)
+    shared = RolloutAgent(seed=1, budget=Budget(iterations=8), candidates=4)
+    assert paired.params["paired_dice"] and "paired_dice" not in shared.params
+    apart = compared = 0
+    for seed in range(6):
+        rolls = _rolls_per_candidate(paired, state, seed)
+        for other in rolls[1:]:
+            common = min(len(other), len(rolls[0]))
+            assert other[:common] == rolls[0][:common]
+            compared += common
+        # Without: the greedy players' tie-breaks share the stream, and the dice drift apart.
+        rolls = _rolls_per_candidate(shared, state, seed)
+        apart += any(o[: min(len(o), len(rolls[0]))] != rolls[0][: len(o)] for o in rolls[1:])
+    assert compared >= 30 and apart >= 3
+    assert state.to_json() == before
+    # A search with it is repeatable under a seed, and a spec turns it on.
+    info = paired.analyse(state)
+    assert RolloutAgent(seed=1, budget=Budget(iterations=8), candidates=4,
+                        paired_dice=True).analyse(state).scores == info.scores
+    assert load_agent("rollout:paired_dice=true", state.game).paired_dice
+
+
 def test_rollout_rivals_take_the_turn_end_their_own_evaluation_likes_best(red_decision):
     from cathedral.ai import RolloutAgent
     from cathedral.ai.base import static_values
