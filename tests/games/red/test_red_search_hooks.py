@@ -86,6 +86,32 @@ def test_evaluate_blends_the_prestige_lead_and_the_race_lead_by_its_constants(re
         assert heuristic.evaluate(state) == pytest.approx(expected)
 
 
+def test_evaluate_with_more_players_is_the_mean_over_the_rivals(red4):
+    import math
+
+    from cathedral.games.red import heuristic
+
+    state = red4
+    play(state, "claim T1.1", "tile down 1")  # player 0 ahead in the race, by a claimed card
+    track = state.track
+    for p, prestige in enumerate((30, 20, 10, 0)):  # a clear order: Blue first, then 1, 2, 3
+        state.pos[p] = track.gain_prestige(state.pos[p], prestige)
+    e, r = heuristic.expected_prestige(state), heuristic.race(state)
+    w, s, rs = heuristic.RACE_WEIGHT, heuristic.PRESTIGE_SCALE, heuristic.RACE_SCALE
+    expected = [
+        sum((1 - w) * math.tanh((e[p] - e[q]) / s) + w * math.tanh((r[p] - r[q]) / rs)
+            for q in range(4) if q != p) / 3
+        for p in range(4)
+    ]
+    values = heuristic.evaluate(state)
+    assert values == pytest.approx(expected)
+    # The scale of the returns (1, 1/3, -1/3, -1 by place): they add up to 0, and a clear
+    # second is worth more than 0 (its lead over the best rival alone was below 0).
+    assert sum(values) == pytest.approx(0.0, abs=1e-12)
+    assert values[0] > values[1] > 0 > values[2] > values[3]
+    assert math.tanh((e[1] - e[0]) / s) < 0
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_analyse_red_completes_the_sixth_section_that_wins(players):
     state = sixth_section_in_reach(cathedral.load("red", players=players))

@@ -148,7 +148,7 @@ def _points(value: float, presence: tuple, thirds: bool, halving: bool) -> tuple
 
 
 PRESTIGE_SCALE = 10.0
-"""Prestige of lead over the best rival that makes ``evaluate``'s prestige half worth 0.76."""
+"""Prestige of lead over a rival that makes ``evaluate``'s prestige half against it 0.76."""
 RACE_WEIGHT = 0.5
 """Share of ``evaluate`` given to the race to the sixth completion."""
 RACE_SCALE = 1.5
@@ -179,32 +179,43 @@ def _race(state: RedState, shares: list[list[float]]) -> list[float]:
 
 
 def evaluate(state: RedState) -> list[float]:
-    """Returns per player a value in (-1, 1): the lead in expected prestige over the best
-    rival (tanh of it over ``PRESTIGE_SCALE``), blended while nobody has ended the game with
+    """Returns per player a value in (-1, 1): against each rival, the lead in expected
+    prestige (tanh of it over ``PRESTIGE_SCALE``), blended while nobody has ended the game with
     the lead in the race to the sixth completion (tanh of it over ``RACE_SCALE``, a share of
-    ``RACE_WEIGHT``).
+    ``RACE_WEIGHT``); the mean over the rivals.
 
     The race half is there because the player who completes a sixth section first wins
     almost every game between greedy players (19 of 20 in an arena sample): the rivals'
     unfinished cards stop counting, and the 3 prestige go to the finisher. Expected prestige
     alone sees none of that, so searches built on it raced too slowly.
+
+    With more than two players the mean over the rivals is the scale of ``returns()`` (the
+    rivals a player finishes ahead of less those ahead of it, over N - 1): a clear second of
+    four is worth about 1/3, as it is at the end. The lead over the best rival alone, as with
+    two, valued every place but the first below 0, so a search preferred ending the game in
+    second place (1/3) to playing on from it (some -0.7).
     """
-    if state.n < 2:
-        return [0.0] * state.n
+    n = state.n
+    if n < 2:
+        return [0.0] * n
     if state.stage == S.OVER:
         e, r = expected_prestige(state), None
     else:
-        shares: list[list[float]] = [[] for _ in range(state.n)]
+        shares: list[list[float]] = [[] for _ in range(n)]
         e = _expected(state, shares)
         r = _race(state, shares) if state.trigger < 0 else None
     out = []
-    for p, v in enumerate(e):
-        rival = max(x for q, x in enumerate(e) if q != p)
-        value = math.tanh((v - rival) / PRESTIGE_SCALE)
-        if r is not None:
-            ahead = r[p] - max(x for q, x in enumerate(r) if q != p)
-            value = (1 - RACE_WEIGHT) * value + RACE_WEIGHT * math.tanh(ahead / RACE_SCALE)
-        out.append(value)
+    for p in range(n):
+        total = 0.0
+        for q in range(n):
+            if q == p:
+                continue
+            value = math.tanh((e[p] - e[q]) / PRESTIGE_SCALE)
+            if r is not None:
+                value = ((1 - RACE_WEIGHT) * value
+                         + RACE_WEIGHT * math.tanh((r[p] - r[q]) / RACE_SCALE))
+            total += value
+        out.append(total / (n - 1))
     return out
 
 
