@@ -166,7 +166,12 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # three (+172 Elo [+115, +240]). Max on twice hard's passes alone against two hards:
     # 50 of 102 (+108 Elo [+51, +164]); against three it won 2 of 12, on four times hard's
     # passes (256 rollouts, where its 5 s on both cores make some 700) 36 of 100
-    # (+91 Elo, short of the ladder's +100); on eight times 8 of the first 24 (+10 Elo).
+    # (+91 Elo, short of the ladder's +100); on eight times 11 of the first 28 (+41 Elo), and
+    # no more rollouts will help: on 256 or 512 max chose what 200 passes of every decision
+    # chose in 16 of 16 of its positions, hard in 13 (benchmarks/red_decision_noise.py).
+    # All of the above was measured before the evaluation counted every rival (the returns'
+    # scale, heuristic.evaluate, 2026-12-05), which changes medium, hard and max with 3-4
+    # players; their ladders are being played anew.
     "red": LEVELS["red"],
 }
 
