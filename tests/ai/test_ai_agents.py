@@ -447,7 +447,7 @@ def test_rollout_plans_count_the_continuation_best_on_the_passes_before(red_deci
         RolloutAgent(plans=0)
 
 
-def _rolls_per_candidate(agent, state, seed):
+def _rolls_per_candidate(agent, state, seed, monkeypatch):
     """The dice each of the heuristic's 4 best decisions saw in its rollout on ``seed``."""
     import cathedral.ai.rollout as rollout_module
 
@@ -461,17 +461,15 @@ def _rolls_per_candidate(agent, state, seed):
         rolls[-1].append(outcome)
         return outcome
 
-    rollout_module.chance_sample = logged
-    try:
+    with monkeypatch.context() as patched:
+        patched.setattr(rollout_module, "chance_sample", logged)
         for action, _ in best:
             rolls.append([])
             agent._rollout(state, action, me, random.Random(seed))
-    finally:
-        rollout_module.chance_sample = draw
     return rolls
 
 
-def test_rollout_paired_dice_give_every_candidate_the_same_nth_roll():
+def test_rollout_paired_dice_give_every_candidate_the_same_nth_roll(monkeypatch):
     from cathedral.ai import RolloutAgent, load_agent
     from cathedral.ai.rollout import greedy_action
 
@@ -491,13 +489,13 @@ def test_rollout_paired_dice_give_every_candidate_the_same_nth_roll():
     assert paired.params["paired_dice"] and "paired_dice" not in shared.params
     apart = compared = 0
     for seed in range(6):
-        rolls = _rolls_per_candidate(paired, state, seed)
+        rolls = _rolls_per_candidate(paired, state, seed, monkeypatch)
         for other in rolls[1:]:
             common = min(len(other), len(rolls[0]))
             assert other[:common] == rolls[0][:common]
             compared += common
         # Without: the greedy players' tie-breaks share the stream, and the dice drift apart.
-        rolls = _rolls_per_candidate(shared, state, seed)
+        rolls = _rolls_per_candidate(shared, state, seed, monkeypatch)
         apart += any(o[: min(len(o), len(rolls[0]))] != rolls[0][: len(o)] for o in rolls[1:])
     assert compared >= 30 and apart >= 3
     assert state.to_json() == before
