@@ -1,16 +1,20 @@
-"""Measures how well red's evaluation predicts who wins, and fits its three outer constants.
+"""Measures how well red's evaluation predicts who finishes ahead, and fits its three outer
+constants.
 
 Front ends read a search's value as an expected score, (value + 1) / 2, and the rollout
 players compare decisions by it at the end of a round. ``cathedral.games.red.heuristic.
-evaluate`` gives a player (1 - w) tanh(prestige lead / s) + w tanh(race lead / r) while nobody
-has ended the game (w = ``RACE_WEIGHT``, r = ``RACE_SCALE``, s = ``PRESTIGE_SCALE``). This
-script replays the 2-player games of arena or ladder reports, takes each position where a
-turn begins, and prints the log loss of the expected score for the current constants and for
-the best ones on a grid. Pairings with ``random`` are left out (their positions are not what
-the searches meet). Usage::
+evaluate`` gives a player, against each rival, (1 - w) tanh(prestige lead / s) + w tanh(race
+lead / r) while nobody has ended the game (w = ``RACE_WEIGHT``, r = ``RACE_SCALE``,
+s = ``PRESTIGE_SCALE``), and the mean over the rivals. So each pair of players is one
+prediction: the pair's value as the chance that the first finishes ahead of the second (a
+tie counts a half). This script replays the games of arena or ladder reports, takes each
+position where a turn begins, and prints the log loss of those predictions for the current
+constants and for the best ones on a grid. Pairings with ``random`` are left out (their
+positions are not what the searches meet); ``--players`` keeps one player count. Usage::
 
     python benchmarks/fit_red_evaluation.py benchmarks/reports/red2_max_plans_hard_100.json \\
         benchmarks/reports/red2_max_rivals4_hard_100.json
+    python benchmarks/fit_red_evaluation.py --players 4 benchmarks/reports/ladder_red4_100.json
 """
 
 from __future__ import annotations
@@ -23,11 +27,13 @@ import numpy as np
 
 import cathedral
 from cathedral.games.red import heuristic
+from cathedral.games.red.scoring import tie_break_key
 
 
 def positions(record: dict) -> list[tuple[float, float, float, float]]:
-    """Replays a 2-player record; returns (prestige lead, race lead, race on (1/0), result)
-    from the first player's side at each turn's start, result 1 / 0.5 / 0."""
+    """Replays a record; returns (prestige lead, race lead, race on (1/0), result) for each
+    pair of players p < q at each turn's start, from p's side, result 1 / 0.5 / 0 as p
+    finished ahead of q, level with them or behind."""
     seen = []
     last = None
     for state in cathedral.Record.from_json(json.dumps(record)).replay():
@@ -35,12 +41,17 @@ def positions(record: dict) -> list[tuple[float, float, float, float]]:
         if player >= 0 and player != last:  # a turn begins (chance nodes leave ``last``)
             e = heuristic.expected_prestige(state)
             racing = state.trigger < 0
-            r = heuristic.race(state) if racing else [0.0, 0.0]
-            seen.append((e[0] - e[1], r[0] - r[1], float(racing)))
+            r = heuristic.race(state) if racing else [0.0] * state.n
+            seen.append((e, r, float(racing)))
             last = player
-    returns = state.returns()  # the last state replayed: the game's end
-    result = 1.0 if returns[0] > returns[1] else 0.5 if returns[0] == returns[1] else 0.0
-    return [(*x, result) for x in seen]
+    n = state.n  # the last state replayed: the game's end
+    keys = [tie_break_key(state.final[p], state.completed[p], state.orn_placed[p])
+            for p in range(n)]
+    rows = []
+    for p, q in itertools.combinations(range(n), 2):
+        result = 1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
+        rows += [(e[p] - e[q], r[p] - r[q], racing, result) for e, r, racing in seen]
+    return rows
 
 
 def log_loss(data: np.ndarray, scale: float, weight: float, race_scale: float) -> float:
@@ -55,6 +66,8 @@ def log_loss(data: np.ndarray, scale: float, weight: float, race_scale: float) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("reports", nargs="+")
+    parser.add_argument("--players", type=int, default=None,
+                        help="keep only games with this many players (default: all)")
     args = parser.parse_args()
     rows = []
     games = 0
@@ -63,12 +76,15 @@ def main() -> None:
             report = json.load(f)
         for g in report["games"]:
             record = g["record"]
-            if record["params"].get("players", 2) != 2 or "random" in record["players"]:
+            players = record["params"].get("players", 2)
+            if args.players not in (None, players) or "random" in record["players"]:
                 continue
             rows += positions(record)
             games += 1
+    if not rows:
+        raise SystemExit("no games left to fit (pairings with random are left out)")
     data = np.array(rows)
-    print(f"{games} games, {len(data)} positions")
+    print(f"{games} games, {len(data)} pairs of players at a turn's start")
     now = (heuristic.PRESTIGE_SCALE, heuristic.RACE_WEIGHT, heuristic.RACE_SCALE)
     print(f"current scale={now[0]}, weight={now[1]}, race_scale={now[2]}: "
           f"log loss {log_loss(data, *now):.4f}")
