@@ -27,7 +27,6 @@ import numpy as np
 
 import cathedral
 from cathedral.games.red import heuristic
-from cathedral.games.red.scoring import tie_break_key
 
 
 def positions(record: dict) -> list[tuple[float, float, float, float]]:
@@ -44,12 +43,10 @@ def positions(record: dict) -> list[tuple[float, float, float, float]]:
             r = heuristic.race(state) if racing else [0.0] * state.n
             seen.append((e, r, float(racing)))
             last = player
-    n = state.n  # the last state replayed: the game's end
-    keys = [tie_break_key(state.final[p], state.completed[p], state.orn_placed[p])
-            for p in range(n)]
+    ranks = state.returns()  # the last state replayed: the game's end, ranked by tie-break
     rows = []
-    for p, q in itertools.combinations(range(n), 2):
-        result = 1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
+    for p, q in itertools.combinations(range(state.n), 2):
+        result = 1.0 if ranks[p] > ranks[q] else 0.5 if ranks[p] == ranks[q] else 0.0
         rows += [(e[p] - e[q], r[p] - r[q], racing, result) for e, r, racing in seen]
     return rows
 
