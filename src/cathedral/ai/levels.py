@@ -171,8 +171,8 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # chose in 16 of 16 of its positions, hard in 13 (benchmarks/red_decision_noise.py).
     # All of the above was measured before the evaluation counted every rival (the returns'
     # scale, heuristic.evaluate, 2026-12-05), which changes medium, hard and max with 3-4
-    # players; their ladders are being played anew (with 4 after 96 of 100 games a pairing:
-    # hard 48 of 96 against three mediums, +170 Elo; max +87, the steps of the levels before
+    # players; their ladders are being played anew (with 4 after 100 games a pairing:
+    # hard 48 of 100 against three mediums, +162 Elo; max +91, the steps of the levels before
     # within noise).
     "red": LEVELS["red"],
 }
