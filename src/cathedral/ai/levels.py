@@ -171,9 +171,8 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # chose in 16 of 16 of its positions, hard in 13 (benchmarks/red_decision_noise.py).
     # All of the above was measured before the evaluation counted every rival (the returns'
     # scale, heuristic.evaluate, 2026-12-05), which changes medium, hard and max with 3-4
-    # players; their ladders are being played anew (with 4 after 100 games a pairing:
-    # hard 48 of 100 against three mediums, +162 Elo; max +91, the steps of the levels before
-    # within noise).
+    # players, so their ladders are played anew: with 4 done (100 games a pairing: hard 48 of
+    # 100 against three mediums, +162 Elo; max +91, short as before the change), with 3 to come.
     "red": LEVELS["red"],
 }
 
