@@ -1,0 +1,78 @@
+"""Whether a change to red's rollout model changes the decisions: two reference searches, the
+model ``max`` uses and one changed by rollout arguments, on positions ``max`` met.
+
+``red_decision_noise.py`` shows that ``max``'s rollouts have converged on what their model
+prefers, so a stronger ``max`` needs another model. This script tells, before any games are
+played, whether a candidate model is another one in practice: on the ``max`` seat's decisions
+of a report's games (as ``red_decision_noise.positions`` draws them), each model rolls out
+every legal decision ``passes`` times (the mover's turn planned as ``max`` plans it, paired
+dice) and picks its best. It prints, per position, whether the two picks differ and what each
+model thinks the other's pick costs (in ``evaluate()`` units for the mover), then how often
+they differed. A change that picks the same decision nearly everywhere cannot make ``max``
+much stronger, however it plays out. Usage::
+
+    python benchmarks/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
+        --positions 10 --passes 60 --change '{"horizon": 2}'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from cathedral.ai import RolloutAgent
+from cathedral.ai.budget import Budget
+from red_decision_noise import positions
+
+
+def reference(state, passes: int, seed: int, change: dict) -> tuple[dict, float]:
+    """Returns each legal decision's mean value for the mover under the model with
+    ``change``, and the CPU seconds it took."""
+    began = time.process_time()
+    model = {"candidates": None, "plans": 4, "paired_dice": True, **change}
+    agent = RolloutAgent(seed=seed, budget=Budget(iterations=passes * len(state.legal_actions())),
+                         **model)
+    values = dict(agent.analyse(state).scores)
+    return values, time.process_time() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("report", help="an arena or ladder report (JSON) with max's games")
+    parser.add_argument("--positions", type=int, default=10)
+    parser.add_argument("--passes", type=int, default=60,
+                        help="each model's rollouts of each legal decision")
+    parser.add_argument("--change", required=True,
+                        help='the changed model\'s RolloutAgent arguments, as JSON: {"rivals": 2}')
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    change = json.loads(args.change)
+    with open(args.report, encoding="utf-8") as handle:
+        report = json.load(handle)
+    chosen = positions(report, args.positions, args.seed)
+    differ = 0
+    costs: tuple[list[float], list[float]] = ([], [])
+    seconds = [0.0, 0.0]
+    for k, state in enumerate(chosen):
+        (old, t_old), (new, t_new) = (reference(state, args.passes, args.seed, c)
+                                      for c in ({}, change))
+        seconds[0] += t_old
+        seconds[1] += t_new
+        a, b = max(old, key=old.get), max(new, key=new.get)
+        differ += a != b
+        costs[0].append(old[a] - old[b])
+        costs[1].append(new[b] - new[a])
+        print(f"position {k + 1}/{len(chosen)} ({len(old)} legal): "
+              f"{'differ' if a != b else 'same'}: {state.action_to_string(a)} / "
+              f"{state.action_to_string(b)}; the changed pick costs {costs[0][-1]:.4f} by "
+              f"max's model, max's pick {costs[1][-1]:.4f} by the changed one", flush=True)
+    print(f"\n{len(chosen)} positions of {args.report}, {args.passes} passes a decision, "
+          f"change {change}: the picks differ in {differ}; mean cost of the changed pick by "
+          f"max's model {statistics.mean(costs[0]):.4f}, of max's by the changed model "
+          f"{statistics.mean(costs[1]):.4f}; CPU {seconds[0]:.0f} s and {seconds[1]:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
