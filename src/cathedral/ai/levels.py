@@ -171,8 +171,9 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     # chose in 16 of 16 of its positions, hard in 13 (benchmarks/red_decision_noise.py).
     # All of the above was measured before the evaluation counted every rival (the returns'
     # scale, heuristic.evaluate, 2026-12-05), which changes medium, hard and max with 3-4
-    # players, so their ladders are played anew: with 4 done (100 games a pairing: hard 48 of
-    # 100 against three mediums, +162 Elo; max +91, short as before the change), with 3 to come.
+    # players, so their ladders were played anew: with 4 (100 games a pairing) hard won 48 of
+    # 100 against three mediums, +162 Elo, and max +91, short as before the change; with 3
+    # (102) hard 58 of 102 against two mediums, +159 [+101, +233], and max 50, +101 [+48, +164].
     "red": LEVELS["red"],
 }
 
