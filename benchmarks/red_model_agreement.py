@@ -48,7 +48,12 @@ def main() -> None:
                         help='the changed model\'s RolloutAgent arguments, as JSON: {"rivals": 2}')
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    change = json.loads(args.change)
+    try:
+        change = json.loads(args.change)
+        RolloutAgent(budget=Budget(iterations=1), **change)
+    except (ValueError, TypeError) as error:
+        parser.error(f"--change wants RolloutAgent arguments as a JSON object, "
+                     f'like {{"rivals": 2}}: {error}')
     with open(args.report, encoding="utf-8") as handle:
         report = json.load(handle)
     chosen = positions(report, args.positions, args.seed)

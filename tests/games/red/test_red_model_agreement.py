@@ -8,6 +8,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 import cathedral
 from cathedral import Record
 from cathedral.testing import random_action
@@ -61,3 +63,15 @@ def test_the_reference_values_every_legal_decision(tmp_path):
     state = script.positions(report, 1, 0)[0]
     values, seconds = script.reference(state, 2, 0, {"horizon": 2})
     assert set(values) == set(state.legal_actions()) and seconds >= 0
+
+
+def test_a_bad_change_is_a_clear_usage_error(tmp_path, monkeypatch, capsys):
+    script = load_script()
+    report = a_report(tmp_path)
+    for change in ('{"rival": 2}', "not json", '{"horizon": 0}'):
+        monkeypatch.setattr("sys.argv", ["red_model_agreement.py", str(report),
+                                         "--change", change])
+        with pytest.raises(SystemExit) as stop:
+            script.main()
+        assert stop.value.code == 2
+        assert "--change wants RolloutAgent arguments" in capsys.readouterr().err
