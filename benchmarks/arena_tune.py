@@ -3,16 +3,21 @@
 Each seat gets its own evaluation, swapped in just before that seat's agent thinks: a variant
 of the game's heuristic constants (classic: the keys of ``heuristic.WEIGHTS``; red: the
 module's constants such as ``RACE_WEIGHT``), or for classic the first version of the
-evaluation (``baseline``: unplaced squares and free territory only). Games are played in pairs
-with seats swapped on the same seed (the same dice where the game has chance), in parallel
-processes; classic pairs open with two random moves. Usage::
+evaluation (``baseline``: unplaced squares and free territory only), or for red the pair model
+of ``fit_red_evaluation.py`` (``pairs``). Games are played in groups of one per seat, variant A
+in each seat in turn (alone against a full table of B with more than two players) on the same
+seed (the same dice where the game has chance), in parallel processes; classic pairs open with
+two random moves. Usage::
 
     python benchmarks/arena_tune.py --game classic --games 20 --jobs 2 \\
         --agent "alphabeta:seconds=0.5,width=8,root_width=24" --a risk=0.3 --b baseline
     python benchmarks/arena_tune.py --game red --params players=2 --games 200 --jobs 2 \\
         --agent hard --a RACE_WEIGHT=0.7,RACE_SCALE=0.6
+    python benchmarks/arena_tune.py --game red --params players=4 --games 400 --jobs 2 \\
+        --agent medium --a pairs
 
-Prints wins/draws/losses of variant A with a 95% interval. This is how classic's
+Prints wins/draws/losses of variant A (a win: first place alone) with a 95% interval and A's
+mean return (1 first, -1 last; 0 is even) with its standard error. This is how classic's
 ``heuristic.WEIGHTS`` were chosen (see the report of the final session for the runs).
 """
 
@@ -23,6 +28,7 @@ import importlib
 import math
 import multiprocessing
 import random
+import statistics
 
 import cathedral
 from cathedral.ai import load_agent
@@ -30,6 +36,13 @@ from cathedral.ai.arena import wilson_interval
 from cathedral.ai.base import chance_sample
 from cathedral.core.contract import CHANCE
 from cathedral.games.classic.pieces import DARK, LIGHT
+
+
+def pairs(state) -> list[float]:
+    """Red's pair model (``fit_red_evaluation.pair_values``)."""
+    from fit_red_evaluation import pair_values
+
+    return pair_values(state)
 
 
 def baseline(position) -> list[float]:
@@ -56,8 +69,9 @@ class Variants:
 
     def install(self, variant: str) -> None:
         module = self.module
-        module.evaluate = baseline if variant == "baseline" else self.evaluate
-        if variant == "baseline":
+        special = {"baseline": baseline, "pairs": pairs}
+        module.evaluate = special.get(variant, self.evaluate)
+        if variant in special:
             return
         if self.weights:
             module.WEIGHTS.clear()
@@ -78,17 +92,20 @@ class Variants:
                 cached.cache_clear()
 
 
-def play(task: tuple[int, str, dict, str, str, str, str]) -> float:
-    """Plays one game; returns variant A's score (1, 0.5, 0)."""
+def play(task: tuple[int, str, dict, str, str, str, str]) -> tuple[float, float]:
+    """Plays one game; returns variant A's score (1 first alone, 0.5 first level, 0) and its
+    return."""
     index, name, params, agent_a, agent_b, a, b = task
     game = cathedral.load(name, **params)
+    n = game.num_players
     variants = Variants(name)
     variants.install(a)
     variants.install(b)  # both variants parse before the game starts
-    seats = [(agent_a, a), (agent_b, b)] if index % 2 == 0 else [(agent_b, b), (agent_a, a)]
+    mine = index % n  # A's seat: each in turn over a group of n games on one seed
+    seats = [(agent_a, a) if p == mine else (agent_b, b) for p in range(n)]
     agents = [load_agent(spec, game, seed=index * 7 + i) for i, (spec, _) in enumerate(seats)]
     state = game.new_initial_state()
-    rng = random.Random(index // 2)
+    rng = random.Random(index // n)
     if name == "classic":  # two random opening moves per pair make the pairs differ
         for _ in range(2):
             state.apply_action(rng.choice(state.legal_actions()))
@@ -101,10 +118,10 @@ def play(task: tuple[int, str, dict, str, str, str, str]) -> float:
         state.apply_action(agents[player].choose(state))
     for agent in agents:
         agent.close()
-    mine = 0 if index % 2 == 0 else 1
     returns = state.returns()
     rival = max(r for p, r in enumerate(returns) if p != mine)
-    return 1.0 if returns[mine] > rival else 0.5 if returns[mine] == rival else 0.0
+    score = 1.0 if returns[mine] > rival else 0.5 if returns[mine] == rival else 0.0
+    return score, returns[mine]
 
 
 def main() -> None:
@@ -124,18 +141,25 @@ def main() -> None:
         params[key] = int(value) if value.isdigit() else value
     tasks = [(i, args.game, params, args.agent, args.agent_b or args.agent, args.a, args.b)
              for i in range(args.games)]
-    scores = []
+    scores, returns = [], []
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        for score in pool.imap_unordered(play, tasks):
+        for score, value in pool.imap_unordered(play, tasks):
             scores.append(score)
+            returns.append(value)
             if len(scores) % 10 == 0 and len(scores) < len(tasks):  # long runs show progress
-                print(f"{len(scores)} games: A scored {sum(scores) / len(scores):.1%}", flush=True)
+                print(f"{len(scores)} games: A scored {sum(scores) / len(scores):.1%}, "
+                      f"mean return {statistics.mean(returns):+.3f}", flush=True)
     wins = sum(1 for s in scores if s == 1)
     draws = sum(1 for s in scores if s == 0.5)
     n = len(scores)
     low, high = wilson_interval(wins + draws / 2, n)
-    print(f"A={args.a or 'default'} vs B={args.b or 'default'}: {wins}-{draws}-{n - wins - draws} "
-          f"score {(wins + draws / 2) / n:.1%} [{low:.1%}, {high:.1%}]")
+    line = (f"A={args.a or 'default'} vs B={args.b or 'default'}: "
+            f"{wins}-{draws}-{n - wins - draws} score {(wins + draws / 2) / n:.1%} "
+            f"[{low:.1%}, {high:.1%}]")
+    if n > 1:
+        error = statistics.stdev(returns) / math.sqrt(n)
+        line += f", mean return {statistics.mean(returns):+.3f} ± {error:.3f}"
+    print(line)
 
 
 if __name__ == "__main__":

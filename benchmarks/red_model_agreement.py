@@ -13,6 +13,11 @@ much stronger, however it plays out. Usage::
 
     python benchmarks/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
         --positions 10 --passes 60 --change '{"horizon": 2}'
+    python benchmarks/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
+        --positions 12 --passes 40 --change '{}' --evaluation pairs
+
+``--evaluation pairs`` gives the changed model the pair model of ``fit_red_evaluation.py`` in
+place of ``evaluate`` at the rollouts' ends.
 """
 
 from __future__ import annotations
@@ -24,17 +29,26 @@ import time
 
 from cathedral.ai import RolloutAgent
 from cathedral.ai.budget import Budget
+from cathedral.games.red import heuristic
+from fit_red_evaluation import pair_values
 from red_decision_noise import positions
 
 
-def reference(state, passes: int, seed: int, change: dict) -> tuple[dict, float]:
+def reference(state, passes: int, seed: int, change: dict,
+              evaluation=None) -> tuple[dict, float]:
     """Returns each legal decision's mean value for the mover under the model with
-    ``change``, and the CPU seconds it took."""
+    ``change`` (and ``evaluation`` in place of red's ``evaluate``, if given), and the CPU
+    seconds it took."""
     began = time.process_time()
     model = {"candidates": None, "plans": 4, "paired_dice": True, **change}
     agent = RolloutAgent(seed=seed, budget=Budget(iterations=passes * len(state.legal_actions())),
                          **model)
-    values = dict(agent.analyse(state).scores)
+    usual = heuristic.evaluate
+    heuristic.evaluate = evaluation or usual  # the state's evaluate() looks it up each call
+    try:
+        values = dict(agent.analyse(state).scores)
+    finally:
+        heuristic.evaluate = usual
     return values, time.process_time() - began
 
 
@@ -46,8 +60,12 @@ def main() -> None:
                         help="each model's rollouts of each legal decision")
     parser.add_argument("--change", required=True,
                         help='the changed model\'s RolloutAgent arguments, as JSON: {"rivals": 2}')
+    parser.add_argument("--evaluation", choices=["pairs"], default=None,
+                        help="the changed model's evaluation at the rollouts' ends "
+                             "(default: red's evaluate)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    evaluation = pair_values if args.evaluation == "pairs" else None
     try:
         change = json.loads(args.change)
         RolloutAgent(budget=Budget(iterations=1), **change)
@@ -61,8 +79,8 @@ def main() -> None:
     costs: tuple[list[float], list[float]] = ([], [])
     seconds = [0.0, 0.0]
     for k, state in enumerate(chosen):
-        (old, t_old), (new, t_new) = (reference(state, args.passes, args.seed, c)
-                                      for c in ({}, change))
+        old, t_old = reference(state, args.passes, args.seed, {})
+        new, t_new = reference(state, args.passes, args.seed, change, evaluation)
         seconds[0] += t_old
         seconds[1] += t_new
         a, b = max(old, key=old.get), max(new, key=new.get)
@@ -74,7 +92,8 @@ def main() -> None:
               f"{state.action_to_string(b)}; the changed pick costs {costs[0][-1]:.4f} by "
               f"max's model, max's pick {costs[1][-1]:.4f} by the changed one", flush=True)
     print(f"\n{len(chosen)} positions of {args.report}, {args.passes} passes a decision, "
-          f"change {change}: the picks differ in {differ}; mean cost of the changed pick by "
+          f"change {change}{' with the pair model' * bool(evaluation)}: the picks differ in "
+          f"{differ}; mean cost of the changed pick by "
           f"max's model {statistics.mean(costs[0]):.4f}, of max's by the changed model "
           f"{statistics.mean(costs[1]):.4f}; CPU {seconds[0]:.0f} s and {seconds[1]:.0f} s")
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import math
 import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import cathedral
 from cathedral import Record
@@ -51,5 +53,50 @@ def test_fit_rows_are_pairs_of_players_scored_by_who_finished_ahead():
     assert rows[0][:3] == (e[0] - e[1], r[0] - r[1], 1.0)
     assert rows[turns][:3] == (e[0] - e[2], r[0] - r[2], 1.0)
     assert rows[2 * turns][:3] == (e[1] - e[2], r[1] - r[2], 1.0)
+    assert rows[0][4:] == (0.0, 0)  # no turns played yet, no sections completed
+    last = max(s.turns for s in Record.from_json(json.dumps(record)).replay())
+    assert 0 < max(row[4] for row in rows) <= last / (fit.PACE * 3)
     assert 0 < fit.log_loss(np.array(rows), heuristic.PRESTIGE_SCALE, heuristic.RACE_WEIGHT,
                             heuristic.RACE_SCALE) < 5
+
+
+def test_fit_pairs_recovers_the_weights_of_a_known_pair_model():
+    fit = load_fit()
+    rng = np.random.default_rng(3)
+    rows = 40_000
+    lead = rng.normal(0, 8, rows)
+    race = rng.normal(0, 1, rows)
+    racing = (rng.random(rows) < 0.9).astype(float)
+    progress = rng.random(rows) * 1.2
+    completed = rng.integers(-3, 4, rows).astype(float)
+    data = np.stack([lead, race, racing, np.zeros(rows), progress, completed], 1)
+    truth = np.array([0.15, 0.3, 1.5, 0.35])
+    chance = 1 / (1 + np.exp(-(fit.pair_features(data) @ truth)))
+    data[:, 3] = (rng.random(rows) < chance).astype(float)
+    weights = fit.fit_pairs(data)
+    assert weights == pytest.approx(truth, abs=0.08)
+    assert fit.pair_log_loss(data, weights) <= fit.pair_log_loss(data, truth)
+    assert fit.pair_log_loss(data, weights) < fit.pair_log_loss(data, np.zeros(4))
+
+
+def test_pair_values_are_the_mean_chance_of_finishing_ahead_of_each_rival(red4):
+    from red_positions import play
+
+    fit = load_fit()
+    state = red4
+    play(state, "claim T1.1", "tile down 1")  # player 0 ahead in the race, by a claimed card
+    state.turns = 48  # half way through a 4-player game
+    for p, prestige in enumerate((0, 10, 20, 30)):
+        state.pos[p] = state.track.gain_prestige(state.pos[p], prestige)
+    state.completed[3] = 1  # a section completed counts in the race and on its own
+    values = fit.pair_values(state)
+    prestige, race, race_late, completed = fit.PAIRS_4
+    e, r = heuristic.expected_prestige(state), heuristic.race(state)
+    strength = [prestige * 0.5 * e[p] + (race + race_late * 0.5) * r[p]
+                + completed * state.completed[p] for p in range(4)]
+    expected = [sum(2 / (1 + math.exp(strength[q] - strength[p])) - 1
+                    for q in range(4) if q != p) / 3 for p in range(4)]
+    assert values == pytest.approx(expected)
+    assert sum(values) == pytest.approx(0.0, abs=1e-12)  # the scale of returns()
+    assert all(-1 < v < 1 for v in values)
+    assert values[3] > values[2] > values[1]  # ahead in prestige, nobody else racing
