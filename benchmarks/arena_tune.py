@@ -36,13 +36,7 @@ from cathedral.ai.arena import wilson_interval
 from cathedral.ai.base import chance_sample
 from cathedral.core.contract import CHANCE
 from cathedral.games.classic.pieces import DARK, LIGHT
-
-
-def pairs(state) -> list[float]:
-    """Red's pair model (``fit_red_evaluation.pair_values``)."""
-    from fit_red_evaluation import pair_values
-
-    return pair_values(state)
+from fit_red_evaluation import pair_values
 
 
 def baseline(position) -> list[float]:
@@ -69,7 +63,7 @@ class Variants:
 
     def install(self, variant: str) -> None:
         module = self.module
-        special = {"baseline": baseline, "pairs": pairs}
+        special = {"baseline": baseline, "pairs": pair_values}
         module.evaluate = special.get(variant, self.evaluate)
         if variant in special:
             return

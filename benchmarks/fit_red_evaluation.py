@@ -73,13 +73,18 @@ def positions(record: dict) -> list[tuple[float, ...]]:
     return rows
 
 
+def _log_loss(chance: np.ndarray, result: np.ndarray) -> float:
+    """The mean log loss of predicted chances of finishing ahead against the results."""
+    p = np.clip(chance, 1e-9, 1 - 1e-9)
+    return float(-np.mean(result * np.log(p) + (1 - result) * np.log(1 - p)))
+
+
 def log_loss(data: np.ndarray, scale: float, weight: float, race_scale: float) -> float:
     lead, race, racing, result = data.T[:4]
     value = np.tanh(lead / scale)
     value = np.where(racing > 0,
                      (1 - weight) * value + weight * np.tanh(race / race_scale), value)
-    p = np.clip((value + 1) / 2, 1e-9, 1 - 1e-9)
-    return float(-np.mean(result * np.log(p) + (1 - result) * np.log(1 - p)))
+    return _log_loss((value + 1) / 2, result)
 
 
 def pair_features(data: np.ndarray) -> np.ndarray:
@@ -104,9 +109,7 @@ def fit_pairs(data: np.ndarray) -> np.ndarray:
 
 
 def pair_log_loss(data: np.ndarray, weights) -> float:
-    p = np.clip(1 / (1 + np.exp(-(pair_features(data) @ np.asarray(weights)))), 1e-9, 1 - 1e-9)
-    y = data[:, 3]
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    return _log_loss(1 / (1 + np.exp(-(pair_features(data) @ np.asarray(weights)))), data[:, 3])
 
 
 def pair_values(state, weights=PAIRS_4) -> list[float]:
