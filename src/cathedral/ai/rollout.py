@@ -19,9 +19,10 @@ of the rolls, and 0.61 of the variance (17 positions of a 4-player game, 4 candi
 24 rollouts each).
 
 Rollouts go round-robin over the candidates in whole passes until the budget is spent (at
-least one pass, cut short only by a time limit; no further pass that the time left cannot
-finish), so the answer improves with time; with an ``iterations`` budget alone it is
-deterministic under a seed. A decision with one legal action costs nothing.
+least one pass, whose candidates left get a single greedy rollout each once a time limit
+has passed; no further pass that the time left cannot finish), so the answer improves with
+time; with an ``iterations`` budget alone it is deterministic under a seed. A decision with
+one legal action costs nothing.
 
 With ``halving`` the candidates are rolled out by sequential halving (Karnin, Koren and
 Somekh, 2013: best-arm identification on a fixed budget) rather than equally: the budget is
@@ -220,13 +221,9 @@ class RolloutAgent(HelpersOwner, Agent):
                 runs[action] += part_runs
                 totals[action] = [t + v for t, v in zip(totals[action], part_totals[action])]
             spent += part_runs * len(rolled)
-            # A round cut short by the time limit rolled out only the heuristic's first few:
-            # the search ends among those.
-            cut = [a for a in left if a not in rolled]
             # By mean over every pass so far (the heuristic's order breaks ties).
             left = sorted(rolled, key=lambda a: -totals[a][me] / runs[a])
-            if cut or deadline.time_expired():
-                dropped = cut + dropped
+            if deadline.time_expired():
                 break
             keep = math.ceil(len(left) / 2) if done < rounds - 1 else len(left)
             dropped = left[keep:] + dropped  # the latest dropped rank first
@@ -261,10 +258,6 @@ class RolloutAgent(HelpersOwner, Agent):
         except HelpersFailed:
             self.helpers_failed()
             return self._passes(state, tried, me, deadline, self.rng)
-        # A worker short of time may have rolled out only the first candidates: compare those
-        # all of them did.
-        common = min(len(share) for share, _, _ in answers)
-        tried = tried[:common]
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
         for _, share_totals, share_runs in answers:
@@ -290,28 +283,34 @@ class RolloutAgent(HelpersOwner, Agent):
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
         seconds = deadline.budget.seconds
-        # With plans: each candidate's continuations, and each one's total for the mover.
-        leaves = {a: self._leaves(state, a, me) for a in tried} if self.plans > 1 else None
-        leaf_totals = None if leaves is None else {a: [0.0] * len(leaves[a]) for a in tried}
+        # With plans: each candidate's continuations (found on its first pass), and each
+        # one's total for the mover.
+        leaves: dict | None = {} if self.plans > 1 else None
+        leaf_totals: dict = {}
+        short = False
         while True:
             began = deadline.elapsed()
             seed = rng.getrandbits(64)
             for done, action in enumerate(tried):
-                if runs == 0 and done and deadline.time_expired():
-                    # Out of time in the first pass: compare the candidates rolled out (the
-                    # heuristic's best first) rather than overrun the time limit.
-                    tried = tried[:done]
-                    break
-                if leaves is None:
+                if runs == 0 and done and not short and deadline.time_expired():
+                    # Out of time in the first pass: the candidates left get one greedy
+                    # rollout each on the same dice (what a plan's first pass counts too),
+                    # so that a good decision the heuristic ranks low (a sixth completion
+                    # that wins the game) is still seen; then no further pass.
+                    short = True
+                if leaves is None or short:
                     values = self._rollout(state, action, me, random.Random(seed))
                 else:
+                    if action not in leaves:
+                        leaves[action] = self._leaves(state, action, me)
+                        leaf_totals[action] = [0.0] * len(leaves[action])
                     values = self._plan_pass(leaves[action], leaf_totals[action], me, seed)
                 total = totals[action]
                 for i, v in enumerate(values):
                     total[i] += v
             runs += 1
             deadline.iterations = runs * len(tried)
-            if deadline.expired() or (shared is not None and shared.stopped()):
+            if short or deadline.expired() or (shared is not None and shared.stopped()):
                 break
             # Passes are whole (every candidate on the same dice): stop rather than start one
             # that the time left cannot finish.
