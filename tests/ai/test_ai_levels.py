@@ -106,7 +106,7 @@ def test_classic_levels_search_wider_from_medium_to_max():
     top.close()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, 3])
 def test_red_hard_rolls_out_more_candidates_on_more_dice_than_medium(players):
     # With several rivals fewer candidates or fewer samples were no step over medium (4 on
     # 2 samples: 4 of 19 games against three mediums); 8 on 8 won 11 of 20.
@@ -115,6 +115,18 @@ def test_red_hard_rolls_out_more_candidates_on_more_dice_than_medium(players):
     assert (medium.candidates, medium.budget.iterations) == (3, 3)
     assert hard.candidates == 8 and hard.budget.iterations == 8 * hard.candidates
     assert hard.budget.seconds <= 5
+
+
+def test_red_four_player_levels_are_spaced_lower_under_the_same_max():
+    # With 4 players max stood only +86 Elo over the 8-candidate hard: medium and hard are
+    # set lower (2 and 4 candidates) so that each step fits under max.
+    four, three = (cathedral.load("red", players=n) for n in (4, 3))
+    medium, hard, top = (load_agent(level, four) for level in ("medium", "hard", "max"))
+    assert (medium.candidates, medium.budget.iterations) == (2, 2)
+    assert (hard.candidates, hard.budget.iterations) == (4, 32)
+    assert top.candidates is None and top.params == load_agent("max", three).params
+    assert load_agent("hard", three).candidates == 8
+    top.close()
 
 
 def test_allmer_four_player_max_thinks_ten_times_longer_than_hard():

@@ -32,7 +32,8 @@ The searches per game:
   hard and max the paranoid alpha-beta (the other three against the mover) on 0.05 / 2 s.
 - ``red`` (dice, many small decisions per turn): greedy rollouts of the heuristic's best
   decisions, played out for one round (medium / hard / max), whatever the number of players:
-  3 / 8 candidates on 1 / 8 dice samples for medium / hard; max tries every legal decision
+  3 / 8 candidates on 1 / 8 dice samples for medium / hard (with 4 players 2 / 4, spaced
+  lower so that max stands a step above hard); max tries every legal decision
   by sequential halving (``halving``) on as many samples as 5 s allow, and compares the 4
   best continuations of its own turn after each candidate (``plans``) where the others
   take the greedy one. Every rollout level also stops at 1 s (medium) or 5 s (hard and
@@ -177,10 +178,32 @@ MULTIPLAYER: dict[str, dict[str, Spec]] = {
     "red": LEVELS["red"],
 }
 
+# Where one number of players needs its own row: (game, players) -> levels.
+BY_PLAYERS: dict[tuple[str, int], dict[str, Spec]] = {
+    # The Red Cathedral with 4 players, spaced lower (2026-12-06). With the 3-player row, max
+    # stood only +86 Elo [+49, +119] over hard in 200 games alone against three hards, and
+    # nothing tried made max better (RESULTS.md, red's max paragraph): the span from medium
+    # to max that this search reaches is about 250 Elo, too little for two steps of 100 with
+    # hard where it was (+162 over medium). So medium and hard are set lower, evenly: medium
+    # on 2 candidates (alone against three of the 3-candidate medium it won 17 of 200, -112
+    # Elo), hard on 4 candidates on 8 samples (+63 Elo over the old medium, 29 of 80 alone
+    # against three of it, where 6 candidates made +143, as much as 8); max as before. The
+    # ladder: medium +243 Elo over easy, hard +240 over medium (59 of 100 alone against
+    # three mediums).
+    ("red", 4): _search_levels(
+        "rollout",
+        {"budget": Budget(iterations=2, seconds=1.0), "candidates": 2, "horizon": 1},
+        {"budget": Budget(iterations=32, seconds=5.0), "candidates": 4, "horizon": 1},
+        LEVELS["red"]["max"][1],
+    ),
+}
+
 
 def level_spec(level: str, game_name: str | None, num_players: int = 2) -> Spec:
     """Returns the (agent name, arguments) a level means for a game."""
-    if num_players > 2:
+    if (game_name, num_players) in BY_PLAYERS:
+        table = BY_PLAYERS[game_name, num_players]
+    elif num_players > 2:
         table = MULTIPLAYER.get(game_name or "", MULTIPLAYER_LEVELS)
     else:
         table = LEVELS.get(game_name or "", DEFAULT_LEVELS)

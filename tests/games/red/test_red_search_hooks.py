@@ -9,7 +9,8 @@ import pytest
 from red_positions import give, play, sixth_section_in_reach
 
 import cathedral
-from cathedral.ai import analyse
+from cathedral.ai import Budget, RolloutAgent, analyse
+from cathedral.ai.testing import FakeClock
 from cathedral.testing import random_action
 
 
@@ -116,8 +117,22 @@ def test_evaluate_with_more_players_is_the_mean_over_the_rivals(red4):
 def test_analyse_red_completes_the_sixth_section_that_wins(players):
     state = sixth_section_in_reach(cathedral.load("red", players=players))
     assert "deliver brick T1.1" in {state.action_to_string(a) for a in state.legal_actions()}
-    result = analyse(state, "hard")
+    # With 4 players hard tries only the heuristic's best 4 decisions, and this one is its
+    # 7th: the 8 of hard with 2-3 players find it.
+    result = analyse(state, "hard" if players < 4 else "hard:candidates=8,iterations=64")
     # The greedy player's one-decision scores prefer a claim here (more on the way); the
     # rollouts see the game end with Blue ahead.
     assert result.move == "deliver brick T1.1" and result.pv[0] == result.move
     assert result.expected[1] == 1.0 and max(result.expected[:1] + result.expected[2:]) < 1.0
+
+
+def test_red_max_out_of_time_still_sees_the_sixth_completion_that_wins():
+    # Blue can end the game ahead by delivering a brick, the heuristic's 7th decision of 26
+    # with 4 players. Max's first halving round (a fifth of its time) once rolled out only
+    # the heuristic's first few before its time ran out, and chose a claim among them.
+    state = sixth_section_in_reach(cathedral.load("red", players=4))
+    clock = FakeClock(step=0.4)  # out of time after the first candidate
+    info = RolloutAgent(seed=0, budget=Budget(seconds=5.0), candidates=None, halving=True,
+                        plans=4, clock=clock).analyse(state)
+    assert len(info.scores) == len(state.legal_actions())
+    assert state.action_to_string(info.action) == "deliver brick T1.1"
