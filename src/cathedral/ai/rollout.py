@@ -184,7 +184,7 @@ class RolloutAgent(HelpersOwner, Agent):
             ranking, means, rollouts = self._sequential_halving(state, tried, me, deadline,
                                                                 report)
         else:
-            tried, totals, runs = self._shared_passes(state, tried, me, deadline, report)
+            totals, runs = self._shared_passes(state, tried, me, deadline, report)
             means = {a: [v / runs for v in totals[a]] for a in tried}
             # The heuristic's order breaks ties (sort is stable).
             ranking = sorted(tried, key=lambda a: -means[a][me])
@@ -215,14 +215,14 @@ class RolloutAgent(HelpersOwner, Agent):
                 iterations=None if budget.iterations is None
                 else max(len(left), (budget.iterations - spent) // share),
             )
-            rolled, part_totals, part_runs = self._shared_passes(
+            part_totals, part_runs = self._shared_passes(
                 state, left, me, Deadline(part, self.clock))
-            for action in rolled:
+            for action in left:
                 runs[action] += part_runs
                 totals[action] = [t + v for t, v in zip(totals[action], part_totals[action])]
-            spent += part_runs * len(rolled)
+            spent += part_runs * len(left)
             # By mean over every pass so far (the heuristic's order breaks ties).
-            left = sorted(rolled, key=lambda a: -totals[a][me] / runs[a])
+            left = sorted(left, key=lambda a: -totals[a][me] / runs[a])
             if deadline.time_expired():
                 break
             keep = math.ceil(len(left) / 2) if done < rounds - 1 else len(left)
@@ -231,12 +231,12 @@ class RolloutAgent(HelpersOwner, Agent):
             if report is not None and done < rounds - 1:
                 report(left + dropped, {a: [v / runs[a] for v in totals[a]]
                                         for a in left + dropped}, spent)
-        ranking = [a for a in left + dropped if runs[a]]
+        ranking = left + dropped
         means = {a: [v / runs[a] for v in totals[a]] for a in ranking}
         return ranking, means, spent
 
     def _shared_passes(self, state: State, tried: list[Action], me: int,
-                       deadline: Deadline, report=None) -> tuple[list[Action], dict, int]:
+                       deadline: Deadline, report=None) -> tuple[dict, int]:
         """Runs the passes here or, with workers, in every worker and sums them up;
         ``report`` as for ``_passes`` (here only)."""
         helpers = None
@@ -260,12 +260,12 @@ class RolloutAgent(HelpersOwner, Agent):
             return self._passes(state, tried, me, deadline, self.rng)
         totals = {a: [0.0] * state.game.num_players for a in tried}
         runs = 0
-        for _, share_totals, share_runs in answers:
+        for share_totals, share_runs in answers:
             runs += share_runs
             for action in tried:
                 for i, v in enumerate(share_totals[action]):
                     totals[action][i] += v
-        return tried, totals, runs
+        return totals, runs
 
     def rollout_share(self, state: State, tried: list[Action], me: int, budget: Budget,
                       seed: int, *, shared: Shared, report: Report) -> tuple:
@@ -275,9 +275,9 @@ class RolloutAgent(HelpersOwner, Agent):
 
     def _passes(self, state: State, tried: list[Action], me: int, deadline: Deadline,
                 rng: random.Random, shared: Shared | None = None,
-                report=None) -> tuple[list[Action], dict, int]:
-        """Rolls out every candidate in whole passes until the budget is spent; returns the
-        candidates rolled out, their total values per player and the passes made.
+                report=None) -> tuple[dict, int]:
+        """Rolls out every candidate in whole passes until the budget is spent; returns
+        their total values per player and the passes made.
         ``report``, if given, gets the ranking so far after the 1st, 2nd, 4th, 8th ... pass
         when another pass follows."""
         totals = {a: [0.0] * state.game.num_players for a in tried}
@@ -320,7 +320,7 @@ class RolloutAgent(HelpersOwner, Agent):
             if report is not None and runs & (runs - 1) == 0:
                 means = {a: [v / runs for v in totals[a]] for a in tried}
                 report(sorted(tried, key=lambda a: -means[a][me]), means, runs * len(tried))
-        return tried, totals, runs
+        return totals, runs
 
     def _rollout(self, state: State, action: Action, me: int, rng: random.Random) -> list[float]:
         """Plays ``action`` on a copy, then everybody greedily for ``horizon`` rounds."""
