@@ -599,3 +599,16 @@ def test_rollout_answers_a_forced_move_without_searching():
                            else rng.choice(state.legal_actions()))
     info = RolloutAgent(seed=0, budget=Budget(iterations=50)).analyse(state)
     assert info.iterations == 0 and info.action == state.legal_actions()[0]
+
+
+def test_rollout_halving_out_of_time_in_its_first_round_scores_every_candidate(red_decision):
+    from cathedral.ai import RolloutAgent
+
+    state = red_decision(6)
+    # Each clock read is 0.3 s later: the first round's share of the 0.5 s is gone before its
+    # second candidate, so every candidate gets one rollout and no round follows.
+    clock = FakeClock(step=0.3)
+    info = RolloutAgent(seed=0, budget=Budget(seconds=0.5), candidates=6, halving=True,
+                        clock=clock).analyse(state)
+    assert info.iterations == 6 and len(info.scores) == 6
+    assert info.action in state.legal_actions()
