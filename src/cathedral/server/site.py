@@ -3,8 +3,9 @@
 With ``--redis``, each change a process makes to a game (a move, a computer move, the chance
 outcomes after it, a clock event, the end, a take-back, a join, a rematch link) is announced on
 one Redis pub/sub channel as ``<process> <game id>``. Every other process that has the game
-cached reloads it from the database (the one source of truth; the message carries no state, so
-a lost or reordered message costs only a reload) and pushes the new view to its own sockets.
+cached (or is loading it) reloads it from the database (the one source of truth; the message
+carries no state, so a lost or reordered message costs only a reload) and pushes the new view
+to its own sockets.
 When the subscription breaks (Redis restarted), the listener reconnects and then reloads every
 cached game and re-sends its view: changes published meanwhile were lost, the database was not.
 """
@@ -92,14 +93,23 @@ class SiteBus:
 
     def changed(self, game_id: str, resend: bool = False) -> None:
         """Reloads a cached game (at most one reload at a time per game, then once more if
-        another change came meanwhile)."""
+        another change came meanwhile). A game being loaded is looked at again once loaded:
+        its load may have read the database before this change."""
         if game_id not in self.hub.tables:
+            pending = self.hub.loading(game_id)
+            if pending is not None:
+                self.hub.spawn(self._after_load(pending, game_id, resend))
             return
         if game_id in self._refreshing:
             self._refreshing[game_id] = True
             return
         self._refreshing[game_id] = False
         self.hub.spawn(self._refresh(game_id, resend))
+
+    async def _after_load(self, pending: asyncio.Future, game_id: str, resend: bool) -> None:
+        with contextlib.suppress(Exception):  # a load that failed cached nothing to refresh
+            await asyncio.shield(pending)
+        self.changed(game_id, resend)
 
     async def _refresh(self, game_id: str, resend: bool) -> None:
         try:

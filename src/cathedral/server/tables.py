@@ -434,6 +434,10 @@ class Hub:
             raise ApiError(404, f"no game {game_id!r}: check the game's address")
         return table
 
+    def loading(self, game_id: str) -> asyncio.Future | None:
+        """The load of ``game_id`` under way, if one is (it resolves to the table or None)."""
+        return self._loading.get(game_id)
+
     async def _take_up(self, table: Table) -> None:
         async with table.lock:
             await self._settle(table)
