@@ -189,7 +189,7 @@ BY_PLAYERS: dict[tuple[str, int], dict[str, Spec]] = {
     # Elo), hard on 4 candidates on 8 samples (+63 Elo over the old medium, 29 of 80 alone
     # against three of it, where 6 candidates made +143, as much as 8); max as before. The
     # ladder: medium +243 Elo over easy, hard +240 over medium (59 of 100 alone against
-    # three mediums).
+    # three mediums), max +172 [+123, +233] over hard (49 of 100 alone against three hards).
     ("red", 4): _search_levels(
         "rollout",
         {"budget": Budget(iterations=2, seconds=1.0), "candidates": 2, "horizon": 1},
