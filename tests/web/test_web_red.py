@@ -120,3 +120,27 @@ def test_red_each_basic_action_by_pointer(pages, server):
     page.locator("#prev").click()
     page.locator("#first").click()
     expect(page.locator("#ply")).to_have_text(f"move 0 / {server.view(gid)['ply']}")
+
+
+def test_red_every_tower_of_a_six_tower_plan_in_sight_on_a_phone(pages, server):
+    # The plan is drawn at setup: 4-player tables are set until one has six towers, the most
+    # a plan has (4A and 4B of the three 4-player plans; 30 tables miss them once in 10^14).
+    for _ in range(30):
+        table = server.create("red", ["human", "random", "random", "random"], players=4)
+        if len(server.picture(table["id"])["towers"]) == 6:
+            break
+    else:
+        raise AssertionError("no six-tower plan in 30 tables")
+    page = pages.open(table["watch_url"], phone=True)
+    page.wait_for_selector(".towers .tower")
+    towers = page.locator(".towers").bounding_box()
+    boxes = [tower.bounding_box() for tower in page.locator(".towers .tower").all()]
+    assert len(boxes) == 6
+    for box in boxes:  # inside the row, not scrolled out of sight past its right edge
+        right = towers["x"] + towers["width"] + 0.5
+        assert towers["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= right, (box, towers)
+    assert towers["x"] + towers["width"] <= 390
+    # each card's level word gives way to the room (T1.1 says it), its name stays
+    expect(page.locator(".tower .card .level").first).to_be_hidden()
+    expect(page.locator(".tower .card .name").first).to_be_visible()
+    screenshot(page, "red-phone-towers")

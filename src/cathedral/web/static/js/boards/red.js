@@ -223,7 +223,7 @@ export function createBoard(root, { onMove, side = null }) {
             "data-slot": slot.name,
             type: claim || target ? "button" : null,
             style: owner ? { "--owner": seatColour(owner) } : null,
-            title: claim ? `${claim.notation}` : target ? `build on ${slot.name}` : null,
+            title: claim ? `${claim.notation}` : target ? `build on ${slot.name}` : `${slot.name} ${slot.level}`,
             onclick: claim
               ? () => onMove(claim)
               : target
@@ -233,7 +233,7 @@ export function createBoard(root, { onMove, side = null }) {
                   }
                 : null,
           },
-          h("div", { class: "name" }, `${slot.name} ${slot.level}`),
+          h("div", { class: "name" }, slot.name, " ", h("span", { class: "level" }, slot.level)),
           h("div", {}, ...amounts(slot.built ? slot.cost : slot.owner !== null ? slot.need : slot.cost)),
           h("div", {}, mat("recognition", slot.recognition), slot.rubles ? mat("rubles", slot.rubles) : null),
           slot.tile ? h("div", { class: "muted" }, `tile ${slot.tile.text}`) : null,
