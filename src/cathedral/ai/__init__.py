@@ -20,7 +20,7 @@ import inspect
 from cathedral.ai.alphabeta import AlphaBetaAgent
 from cathedral.ai.analysis import Analysis, analyse
 from cathedral.ai.base import Agent, GreedyAgent, RandomAgent
-from cathedral.ai.budget import Budget, SearchInfo
+from cathedral.ai.budget import Budget, Clock, SearchInfo
 from cathedral.ai.levels import LEVEL_NAMES, level_spec
 from cathedral.ai.mcts import MCTSAgent
 from cathedral.ai.rollout import RolloutAgent
@@ -158,8 +158,12 @@ def _checked_arguments(spec: str, base: str, kwargs: dict, budget_args: dict) ->
         kwargs[key] = _check_value(spec, key, value, kind, optional, positive=False)
 
 
-def load_agent(name: str, game: Game | None = None, seed: int | None = None) -> Agent:
+def load_agent(name: str, game: Game | None = None, seed: int | None = None, *,
+               clock: Clock | None = None) -> Agent:
     """Returns a fresh agent by level, agent name or spec (see the module docstring).
+
+    ``clock`` replaces the time source of a searching agent (tests fake time with it; the
+    server's workers pass one that jumps ahead to stop a search early).
 
     Raises:
         ParameterError: an unknown name or argument, or a bad value (``mcts:seconds=abc``,
@@ -178,6 +182,8 @@ def load_agent(name: str, game: Game | None = None, seed: int | None = None) -> 
         old = kwargs.get("budget") or Budget()
         merged = {k: getattr(old, k) for k in _BUDGET_KEYS} | budget_args
         kwargs["budget"] = Budget(**merged)
+    if clock is not None and "clock" in inspect.signature(AGENTS[base].__init__).parameters:
+        kwargs["clock"] = clock
     try:
         agent = AGENTS[base](seed=seed, **kwargs)
     except (TypeError, ValueError) as exc:

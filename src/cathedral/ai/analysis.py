@@ -107,12 +107,14 @@ def analyse(
     *,
     seed: int | None = 0,
     progress: Callable[[Analysis], None] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Analysis:
     """Returns the analysis of ``state`` by the search of ``level`` (any name ``load_agent``
     accepts); ``progress``, if given, receives an ``Analysis`` with ``final=False`` each
     time the search knows more (after each completed depth of alpha-beta, at doubling
     simulation counts of MCTS, after each round of the rollouts' sequential halving or at
-    doubling passes), before the final one is returned.
+    doubling passes), before the final one is returned. ``clock`` replaces the search's
+    time source.
 
     Raises:
         ValueError: nobody is to move (a chance node or the end), or an unknown level.
@@ -121,7 +123,7 @@ def analyse(
 
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("an analysis needs a player to move")
-    agent = load_agent(level, state.game, seed=seed)
+    agent = load_agent(level, state.game, seed=seed, clock=clock)
     if progress is not None:
         agent.progress = lambda info: progress(to_analysis(state, info, level, final=False))
     try:

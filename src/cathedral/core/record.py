@@ -89,6 +89,15 @@ class Record:
             data = json.loads(text)
         except (TypeError, json.JSONDecodeError) as exc:
             raise RecordError(f"corrupt record: not JSON ({exc})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        """``from_json`` for a record already parsed from JSON.
+
+        Raises:
+            RecordError: a missing or mistyped field.
+        """
         if not isinstance(data, dict):
             raise RecordError("corrupt record: expected a JSON object")
         types = {
