@@ -14,7 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cathedral
-from cathedral.server.app import Settings, create_app
+from cathedral.server.app import create_app
+from cathedral.server.settings import Settings
 from cathedral.server.models import GameView
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

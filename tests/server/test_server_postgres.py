@@ -14,7 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cathedral
-from cathedral.server.app import Settings, create_app
+from cathedral.server.app import create_app
+from cathedral.server.settings import Settings
 from cathedral.server.storage import PlyTaken, Storage, StoredAction, StoredGame, StoredSeat
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -54,7 +55,7 @@ def test_migrations_and_the_unique_ply_under_fifty_writers(cluster):
         barrier.wait()
         try:
             storage.append("g", 0, [StoredAction(0, action, 0, str(action), None, 1.0)],
-                           status="playing")
+                           status="playing", revision=0)
             results.append("ok")
         except PlyTaken:
             results.append("taken")

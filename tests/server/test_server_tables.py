@@ -12,11 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cathedral
-from cathedral.server.app import Settings, create_app
+from cathedral.server import errors
+from cathedral.server.app import create_app
 from cathedral.server.models import GameView, Move
 from cathedral.server.security import hash_token
+from cathedral.server.settings import Settings
 from cathedral.server.storage import Storage, StoredAction, StoredGame, StoredSeat
-from cathedral.server.tables import ApiError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -31,8 +32,10 @@ class FakeTime:
         return self.t
 
 
-def serve(db: str, **settings) -> TestClient:
-    return TestClient(create_app(Settings(db=db, workers=1, **settings)))
+def serve(db: str, *, now=None, wall=None, clock_timers=True, **settings) -> TestClient:
+    clocks = {"now": now, "wall": wall} if now is not None else {}
+    return TestClient(create_app(Settings(db=db, workers=1, **settings),
+                                 clock_timers=clock_timers, **clocks))
 
 
 @pytest.fixture
@@ -93,8 +96,8 @@ def test_fifty_concurrent_identical_moves_are_applied_once(db):
                 try:
                     await hub.move(gid, token, move)
                     return 200
-                except ApiError as exc:
-                    return exc.status
+                except errors.Refused as exc:
+                    return errors.status(exc)
             return await asyncio.gather(*(one() for _ in range(50)))
 
         statuses = client.portal.call(fifty)
@@ -113,14 +116,19 @@ def test_the_log_refuses_a_second_action_at_a_ply(db):
                       created=0.0, updated=0.0, seats=[StoredSeat(0, "human", None),
                                                        StoredSeat(1, "human", None)])
     storage.create_game(game)
-    storage.append("g1", 0, [StoredAction(0, 5, 0, "a", None, 1.0)], status="playing")
+    storage.append("g1", 0, [StoredAction(0, 5, 0, "a", None, 1.0)], status="playing",
+                   revision=0)
     from cathedral.server.storage import PlyTaken
 
-    with pytest.raises(PlyTaken):
+    with pytest.raises(PlyTaken):  # the same ply again, even at the current revision
         storage.append("g1", 0, [StoredAction(0, 6, 0, "b", None, 2.0),
                                      StoredAction(1, 7, 1, "c", None, 2.0)],
-                       status="playing")
+                       status="playing", revision=1)
+    with pytest.raises(PlyTaken):  # the next ply, from a copy that missed the first
+        storage.append("g1", 0, [StoredAction(1, 7, 1, "c", None, 2.0)], status="playing",
+                       revision=0)
     assert [a.action for a in storage.load("g1").actions] == [5]
+    assert storage.revision("g1") == 1
     storage.close()
 
 
@@ -133,7 +141,7 @@ def test_migrations_create_the_schema_on_an_empty_database_and_rerun_cleanly(tmp
     names = set(inspect(storage.engine).get_table_names())
     assert {"games", "seats", "actions", "alembic_version"} <= names
     with storage.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
         mode = conn.execute(text("pragma journal_mode")).scalar()
     assert mode == "wal"
     storage.close()

@@ -2,25 +2,18 @@
 
 Only the standard library is imported here at module level, so ``cathedral play`` never
 needs the web extra; FastAPI, uvicorn and SQLAlchemy are imported when the server starts,
-with a clear error if the ``web`` extra is missing.
+with a clear error if the ``web`` extra is missing. Every flag has a ``CATHEDRAL_*``
+environment variable (``settings.Settings``); a flag given wins.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import sys
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-
-
-def default_db() -> str:
-    """Returns the default database: a SQLite file in the user's data directory."""
-    from platformdirs import user_data_dir
-
-    return "sqlite:///" + os.path.join(user_data_dir("cathedral"), "server.sqlite3")
 
 
 def _rate(text: str) -> float:
@@ -33,6 +26,16 @@ def _rate(text: str) -> float:
                                          "or 'off'") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number, or 'off'")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
     return value
 
 
@@ -78,9 +81,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--create-rate", type=_rate, metavar="R",
                        help="games created per second per address, bursts of 4x (at least "
                        "10) (default: $CATHEDRAL_CREATE_RATE or 5; 'off' for none)")
+    serve.add_argument("--read-rate", type=_rate, metavar="R",
+                       help="pictures, records and hints per second per address, bursts of "
+                       "4x (default: $CATHEDRAL_READ_RATE or 20; 'off' for none)")
+    serve.add_argument("--upload-rate", type=_rate, metavar="BYTES",
+                       help="uploaded record bytes per second per address, bursts of 600 "
+                       "seconds' worth (default: $CATHEDRAL_UPLOAD_RATE or 16384; 'off')")
     serve.add_argument("--rate-limit", choices=("on", "off"),
                        help="'off' switches every rate limit off (load tests; "
                        "also $CATHEDRAL_RATE_LIMIT=off)")
+    serve.add_argument("--header-timeout", type=_seconds, metavar="S",
+                       help="a request's head must arrive within S seconds of its first "
+                       "byte (default: $CATHEDRAL_HEADER_TIMEOUT_S or 10)")
+    serve.add_argument("--body-timeout", type=_seconds, metavar="S",
+                       help="a request's body must arrive within S seconds (default: "
+                       "$CATHEDRAL_BODY_TIMEOUT_S or 10)")
     serve.add_argument("--log-level", default="info",
                        choices=("debug", "info", "warning", "error"),
                        help="log level of the JSON log lines on standard error (default: info)")
@@ -133,30 +148,36 @@ def run(args: argparse.Namespace) -> int:
     """Runs the server until Ctrl-C or SIGTERM (in-flight requests finish first)."""
     try:
         import uvicorn
+        from pydantic import ValidationError
 
-        from cathedral.server.app import Settings, create_app
+        from cathedral.server.app import create_app
+        from cathedral.server.protocol import with_head_timeout
+        from cathedral.server.settings import Settings
     except ImportError as exc:
         print(f"error: the server needs the 'web' extra ({exc.name} is missing): "
               "pip install 'cathedral[web]'", file=sys.stderr)
         return 2
-    env = os.environ
-    db = args.db or env.get("CATHEDRAL_DB") or default_db()
-    off = (args.rate_limit or env.get("CATHEDRAL_RATE_LIMIT", "on")) == "off"
-    move_rate = args.move_rate if args.move_rate is not None else _rate(
-        env.get("CATHEDRAL_MOVE_RATE", "50"))
-    create_rate = args.create_rate if args.create_rate is not None else _rate(
-        env.get("CATHEDRAL_CREATE_RATE", "5"))
-    if off:
-        move_rate = create_rate = 0.0
-    problem = _database_error(db)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
     if args.workers is not None and args.workers < 1:
         print(f"error: --workers {args.workers}: expected at least 1", file=sys.stderr)
         return 2
-    redis_url = args.redis or env.get("CATHEDRAL_REDIS") or None
-    if redis_url:
+    given = {"db": args.db, "redis": args.redis, "workers": args.workers,
+             "move_rate": args.move_rate, "create_rate": args.create_rate,
+             "read_rate": args.read_rate, "upload_rate": args.upload_rate,
+             "header_timeout_s": args.header_timeout, "body_timeout_s": args.body_timeout,
+             "rate_limit": None if args.rate_limit is None else args.rate_limit == "on"}
+    try:
+        settings = Settings(warm_workers=True,
+                            **{key: value for key, value in given.items() if value is not None})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "CATHEDRAL_" + str(first["loc"][0]).upper() if first.get("loc") else "a setting"
+        print(f"error: {name}: {first['msg']}", file=sys.stderr)
+        return 2
+    problem = _database_error(settings.db)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    if settings.redis:
         try:
             import redis  # noqa: F401
         except ImportError:
@@ -166,8 +187,6 @@ def run(args: argparse.Namespace) -> int:
     from cathedral.server.logs import configure_logging
 
     configure_logging(args.log_level)
-    settings = Settings(db=db, workers=args.workers, move_rate=move_rate,
-                        create_rate=create_rate, warm_workers=True, redis=redis_url)
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:
@@ -181,9 +200,11 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024, timeout_graceful_shutdown=10, lifespan="on",
         # Compressing every view costs more CPU than it saves on loopback or a LAN.
         ws_per_message_deflate=False,
+        http=with_head_timeout(settings.header_timeout_s),
         log_level=args.log_level,
     )
     server = uvicorn.Server(config)
+    db = settings.db
     safe_db = db.split("@")[-1] if "@" in db else db  # never print a password
     print(f"cathedral serve: http://{shown}:{port}/  (database {safe_db}; Ctrl-C stops)",
           flush=True)

@@ -1,9 +1,9 @@
 """The shapes of every message, as pydantic models.
 
 Requests are strict (no type coercion, no unknown fields) so a malformed body is refused with
-the field named; ``problem`` turns a validation error into the one sentence of an error body.
-Replies are documented by models too; the server builds views as plain dicts on the hot path
-and the tests check them against ``GameView``.
+the field named; ``problem`` turns validation errors into the one sentence of an error body.
+Every reply has its model, so ``/api/openapi.json`` documents every body; the server builds
+game views as JSON text on the hot path and the tests check them against ``GameView``.
 """
 
 from __future__ import annotations
@@ -144,16 +144,140 @@ class ErrorMessage(BaseModel):
 
 
 class ErrorBody(BaseModel):
+    """Every refusal: one sentence a person can act on."""
+
     error: str
 
 
-def problem(exc: ValidationError, what: str = "request body") -> str:
-    """Returns the first validation error as one sentence naming the field."""
-    error = exc.errors()[0]
-    where = ".".join(str(part) for part in error.get("loc", ()) if part != "__root__")
+class SeatOf(BaseModel):
+    player: int
+
+
+class Joined(BaseModel):
+    player: int
+    token: str
+    url: str
+
+
+class Uploaded(BaseModel):
+    id: str
+    watch_url: str
+    replay_url: str
+
+
+class RecordBody(BaseModel):
+    """A game record (``cathedral.Record``): the file the terminal, the server and the arena
+    write. Replaying ``actions`` (notation) from the start of ``game`` with ``params``
+    reproduces the game."""
+
+    game: str
+    params: dict[str, Any]
+    rules_version: int
+    players: list[str]
+    result: dict[str, Any] | None = None
+    actions: list[str]
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class Hint(BaseModel):
+    """An analysis (``cathedral.ai.analyse``), with ``values`` on the scale of returns."""
+
+    level: str
+    action: int
+    move: str
+    pv: list[str]
+    expected: list[float]
+    values: list[float]
+    proven: bool
+    solved: str | None
+    depth: int
+    nodes: int
+    seconds: float
+    final: bool
+
+
+class LobbyItem(BaseModel):
+    id: str
+    game: str
+    params: dict[str, Any]
+    players: list[str]
+    seats: list[str]
+    open_seats: list[int]
+    status: Literal["playing", "finished"]
+    ply: int
+    updated: float
+    read_only: bool
+    public: bool
+
+
+class Lobby(BaseModel):
+    """Public tables only: with an open seat, being played, recently finished."""
+
+    open: list[LobbyItem]
+    playing: list[LobbyItem]
+    finished: list[LobbyItem]
+
+
+class CatalogParameter(BaseModel):
+    name: str
+    type: Literal["int", "str", "bool"]
+    default: ParamValue
+    choices: list[ParamValue]
+    help: str
+    optional: bool
+    minimum: int | None
+    maximum: int | None
+
+
+class CatalogGame(BaseModel):
+    name: str
+    title: str
+    summary: str
+    parameters: list[CatalogParameter]
+    players: dict[str, list[str]]
+    lower_score_wins: bool
+
+
+class ClockPreset(BaseModel):
+    name: str
+    initial_s: float
+    increment_s: float
+
+
+class Catalog(BaseModel):
+    games: list[CatalogGame]
+    levels: list[str]
+    agents: list[str]
+    clock_presets: list[ClockPreset]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    games_live: int
+
+
+def problem(errors: list[dict], what: str = "request body") -> str:
+    """Returns the first of pydantic's validation errors as one sentence naming the field."""
+    error = errors[0] if errors else {}
+    loc = [str(part) for part in error.get("loc", ()) if part != "__root__"]
+    if loc[:1] == ["body"]:
+        loc = loc[1:]
+        if not loc:
+            if error.get("type") == "missing":
+                return f"{what} is missing: send a JSON object"
+            return f"{what} must be a JSON object"
+    elif loc[:1] in (["query"], ["path"], ["header"]):
+        what = f"{loc[0]} parameter"
+        loc = loc[1:]
+    where = ".".join(loc)
     message = error.get("msg", "invalid").removeprefix("Value error, ")
     if error.get("type") == "missing":
         return f"bad {what}: missing field {where!r}"
     if error.get("type") == "extra_forbidden":
         return f"bad {what}: unknown field {where!r}"
     return f"bad {what}: {where + ': ' if where else ''}{message}"
+
+
+def problem_of(exc: ValidationError, what: str = "request body") -> str:
+    """``problem`` of a ``ValidationError``."""
+    return problem(exc.errors(), what)

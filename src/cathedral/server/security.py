@@ -63,20 +63,21 @@ class TokenBucket:
         self.level = burst
         self.stamp = clock()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
+        """Takes ``cost`` tokens if there are as many (a request is 1, an upload its bytes)."""
         if self.rate <= 0:
             return True
         now = self.clock()
         self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.level >= 1:
-            self.level -= 1
+        if self.level >= cost:
+            self.level -= cost
             return True
         return False
 
-    def retry_after(self) -> float:
-        """Seconds until the next request would be allowed."""
-        return 0.0 if self.rate <= 0 else max(0.0, (1 - self.level) / self.rate)
+    def retry_after(self, cost: float = 1.0) -> float:
+        """Seconds until a request of ``cost`` would be allowed."""
+        return 0.0 if self.rate <= 0 else max(0.0, (cost - self.level) / self.rate)
 
 
 class RateLimiter:
@@ -105,6 +106,7 @@ class RateLimiter:
             self.buckets.move_to_end(key)
         return bucket
 
-    def allow(self, key: str) -> bool:
-        """Returns whether ``key`` may make one more request now (and counts it)."""
-        return True if self.rate <= 0 else self.bucket(key).allow()
+    def allow(self, key: str, cost: float = 1.0) -> bool:
+        """Returns whether ``key`` may make one more request (of ``cost``) now, and counts
+        it."""
+        return True if self.rate <= 0 else self.bucket(key).allow(cost)

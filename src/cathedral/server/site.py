@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from cathedral.server.logs import event
 
 if TYPE_CHECKING:
-    from cathedral.server.tables import Hub
+    from cathedral.server.hub import Hub
 
 log = logging.getLogger("cathedral.server")
 

@@ -8,13 +8,20 @@ accepts one and the others get ``PlyTaken``. A take-back never rewrites the log:
 a new generation holding copies of the actions kept, so replaying the current generation
 always rebuilds the game.
 
-Every method here is synchronous and short (one transaction); the server calls them from its
-database thread (see ``tables.Hub``), never on the event loop.
+Every game row counts its changes in ``revision``; every write names the revision it
+changes and refuses (``PlyTaken``) if the row has moved on, so a process never writes over a
+change it has not seen, and a read can tell in one small query whether a cached copy is
+current. Every method here is synchronous and short (one transaction); the server calls
+them from its database threads (see ``hub.Hub``).
+
+A SQLite file and the folder made for it are created readable by their owner only: the file
+holds each game's secret seed, which decides its future dice.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,6 +76,7 @@ class GameRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float, index=True)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -108,7 +116,8 @@ Index("ix_games_public_status", GameRow.public, GameRow.status)
 
 
 class PlyTaken(Exception):
-    """Another writer already stored an action at this ply (the move was not applied)."""
+    """Another writer changed the game first (stored an action at this ply, or changed the
+    game since the revision given): nothing was written."""
 
 
 @dataclass
@@ -150,6 +159,7 @@ class StoredGame:
     updated: float
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+    revision: int = 0
 
 
 def _dumps(value: Any) -> str | None:
@@ -166,6 +176,16 @@ def normalise_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def _private_file(path: Path) -> None:
+    """Creates the folder (0700) and the empty database file (0600) if they do not exist;
+    SQLite gives its journal files the database file's mode."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"):
+            pass
 
 
 def make_engine(url: str) -> Engine:
@@ -211,9 +231,7 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = normalise_url(url)
         if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
-            Path(self.url[len("sqlite:///"):]).expanduser().parent.mkdir(
-                parents=True, exist_ok=True
-            )
+            _private_file(Path(self.url[len("sqlite:///"):]).expanduser())
         self.engine = make_engine(self.url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self._writer = None  # the SQLite move path's connection (see _append_sqlite)
@@ -267,8 +285,9 @@ class Storage:
     def _marks(mark: str, n: int) -> str:
         return ", ".join([mark] * n)
 
-    def create_game(self, game: StoredGame) -> None:
-        """Stores a new game with its seats and actions (an uploaded record has some)."""
+    def create_game(self, game: StoredGame, revision: int | None = None) -> None:
+        """Stores a new game with its seats and actions (an uploaded record has some); a
+        rematch also links the old game to it, at the old game's ``revision``."""
         with self._raw() as (connection, mark):
             cursor = connection.cursor()
             cursor.execute(
@@ -286,9 +305,15 @@ class Storage:
             if game.actions:
                 self._insert_actions(cursor, mark, game.id, game.generation, game.actions)
             if game.rematch_of is not None:
-                cursor.execute(f"UPDATE games SET rematch = {mark} WHERE id = {mark}",
-                               (game.id, game.rematch_of))
-            cursor.close()
+                cursor.execute(f"UPDATE games SET rematch = {mark}, revision = revision + 1 "
+                               f"WHERE id = {mark} AND revision = {mark}",
+                               (game.id, game.rematch_of, revision))
+                linked = cursor.rowcount == 1
+                cursor.close()
+                if not linked:
+                    raise PlyTaken(f"game {game.rematch_of} changed meanwhile")
+            else:
+                cursor.close()
 
     def _insert_actions(self, cursor, mark: str, game_id: str, generation: int,
                         entries: list[StoredAction]) -> None:
@@ -305,19 +330,20 @@ class Storage:
                 "clock": _dumps(a.clock), "at": a.at}
 
     def append(self, game_id: str, generation: int, entries: list[StoredAction], *,
-               status: str) -> None:
+               status: str, revision: int) -> None:
         """Appends actions (a move and the chance outcomes it led to) in one transaction;
         raises ``PlyTaken``, storing none of them, if one of those plies is stored already
-        (the move path: see ``_raw``)."""
+        or the game has moved past ``revision`` (the move path: see ``_raw``)."""
         try:
             with self._raw() as (connection, mark):
                 cursor = connection.cursor()
                 self._insert_actions(cursor, mark, game_id, generation, entries)
                 cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, "
-                               f"updated = {mark} WHERE id = {mark} AND generation = {mark}",
+                               f"updated = {mark}, revision = revision + 1 WHERE id = {mark} "
+                               f"AND generation = {mark} AND revision = {mark}",
                                (entries[-1].ply + 1, status, entries[-1].at, game_id,
-                                generation))
-                moved_on = cursor.rowcount == 0  # a take-back elsewhere: a newer generation
+                                generation, revision))
+                moved_on = cursor.rowcount == 0  # changed elsewhere: a take-back, a resign
                 cursor.close()
                 if moved_on:
                     raise PlyTaken("generation")
@@ -355,18 +381,26 @@ class Storage:
         except Exception:  # the lock must never stay on a pooled connection: drop it
             connection.invalidate()
 
-    def finish(self, game_id: str, result: dict, at: float) -> None:
-        """Ends a game outside the rules (a resignation, a clock)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(GameRow).where(GameRow.id == game_id).values(
-                status="finished", result=_dumps(result), updated=at))
+    def _change(self, conn, game_id: str, revision: int, **values: Any) -> None:
+        """Updates a game row at ``revision`` (and counts the change); ``PlyTaken`` if the
+        row has moved on."""
+        changed = conn.execute(
+            update(GameRow).where(GameRow.id == game_id, GameRow.revision == revision)
+            .values(revision=GameRow.revision + 1, **values)).rowcount
+        if changed != 1:
+            raise PlyTaken(f"game {game_id} changed meanwhile")
 
-    def mark_finished(self, game_id: str) -> None:
+    def finish(self, game_id: str, result: dict, at: float, *, revision: int) -> None:
+        """Ends a game outside the rules (a resignation, a clock, the ply limit)."""
         with self.engine.begin() as conn:
-            conn.execute(update(GameRow).where(GameRow.id == game_id)
-                         .values(status="finished"))
+            self._change(conn, game_id, revision, status="finished", result=_dumps(result),
+                         updated=at)
 
-    def set_seat(self, game_id: str, player: int, *, kind: str | None = None,
+    def mark_finished(self, game_id: str, *, revision: int) -> None:
+        with self.engine.begin() as conn:
+            self._change(conn, game_id, revision, status="finished")
+
+    def set_seat(self, game_id: str, player: int, *, revision: int, kind: str | None = None,
                  token_hash: str | None = None, open: bool | None = None,
                  only_if_open: bool = False) -> bool:
         """Changes a seat; with ``only_if_open`` only a still-open seat (False otherwise)."""
@@ -381,13 +415,13 @@ class Storage:
         if only_if_open:
             query = query.where(SeatRow.open.is_(True))
         with self.engine.begin() as conn:
-            changed = conn.execute(query.values(**values)).rowcount
-            conn.execute(update(GameRow).where(GameRow.id == game_id)
-                         .values(updated=time.time()))
-        return changed == 1
+            if conn.execute(query.values(**values)).rowcount != 1:
+                return False
+            self._change(conn, game_id, revision, updated=time.time())
+        return True
 
     def take_back(self, game_id: str, old_generation: int, kept: list[StoredAction],
-                  at: float) -> None:
+                  at: float, *, revision: int) -> None:
         """Starts generation ``old_generation + 1`` holding copies of ``kept``; the old
         generation stays in the log untouched. Raises ``PlyTaken`` if another writer moved
         the game to a new generation first."""
@@ -395,11 +429,13 @@ class Storage:
         with self.engine.begin() as conn:
             changed = conn.execute(
                 update(GameRow)
-                .where(GameRow.id == game_id, GameRow.generation == old_generation)
-                .values(generation=new, ply=len(kept), status="playing", updated=at)
+                .where(GameRow.id == game_id, GameRow.generation == old_generation,
+                       GameRow.revision == revision)
+                .values(generation=new, ply=len(kept), status="playing", updated=at,
+                        revision=GameRow.revision + 1)
             ).rowcount
             if changed != 1:
-                raise PlyTaken(f"game {game_id} changed generation meanwhile")
+                raise PlyTaken(f"game {game_id} changed meanwhile")
             if kept:
                 conn.execute(insert(ActionRow),
                              [self._action_values(game_id, new, a) for a in kept])
@@ -426,6 +462,7 @@ class Storage:
             generation=row.generation, result=_loads(row.result), clock=_loads(row.clock),
             read_only=bool(row.read_only), public=bool(row.public), rematch_of=row.rematch_of,
             rematch=row.rematch, created=row.created, updated=row.updated,
+            revision=row.revision,
             seats=[StoredSeat(s.player, s.kind, s.token_hash, bool(s.open)) for s in seats],
             actions=[StoredAction(a.ply, a.action, a.player, a.notation, _loads(a.clock), a.at)
                      for a in actions],
@@ -453,25 +490,34 @@ class Storage:
                 ).order_by(GameRow.updated.desc()).limit(limit)
             ).scalars())
 
-    def positions(self, game_ids: list[str]) -> dict[str, tuple[int, int]]:
-        """Returns (generation, ply) of each of these games as stored."""
-        found: dict[str, tuple[int, int]] = {}
+    def revisions(self, game_ids: list[str]) -> dict[str, int]:
+        """Returns the stored revision of each of these games."""
+        found: dict[str, int] = {}
         with self.engine.connect() as conn:
             for start in range(0, len(game_ids), 500):
-                rows = conn.execute(select(GameRow.id, GameRow.generation, GameRow.ply)
+                rows = conn.execute(select(GameRow.id, GameRow.revision)
                                     .where(GameRow.id.in_(game_ids[start:start + 500])))
-                found.update((row.id, (row.generation, row.ply)) for row in rows)
+                found.update((row.id, row.revision) for row in rows)
         return found
 
+    def revision(self, game_id: str) -> int | None:
+        """Returns the stored revision of one game (None if there is no such game): the
+        one small query a process makes before answering from its cache."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(GameRow.revision)
+                                .where(GameRow.id == game_id)).scalar_one_or_none()
+
     def lobby(self, limit: int = 50) -> dict[str, list[dict]]:
-        """Returns the lobby's lists: public games with an open seat, games being played and
-        recently finished ones, newest first."""
+        """Returns the lobby's lists, public games only (a private one is opened by its link
+        alone): games with an open seat, games being played and recently finished ones,
+        newest first."""
         columns = (GameRow.id, GameRow.game, GameRow.params, GameRow.status, GameRow.ply,
                    GameRow.updated, GameRow.public, GameRow.read_only)
         with self.engine.connect() as conn:
             open_ids = set(conn.execute(
                 select(SeatRow.game_id).join(GameRow, GameRow.id == SeatRow.game_id)
-                .where(SeatRow.open.is_(True), GameRow.status == "playing")
+                .where(SeatRow.open.is_(True), GameRow.status == "playing",
+                       GameRow.public.is_(True))
             ).scalars())
             lists = {
                 "open": conn.execute(
@@ -479,11 +525,13 @@ class Storage:
                     .order_by(GameRow.updated.desc()).limit(limit)
                 ).all(),
                 "playing": conn.execute(
-                    select(*columns).where(GameRow.status == "playing")
+                    select(*columns).where(GameRow.status == "playing",
+                                           GameRow.public.is_(True))
                     .order_by(GameRow.updated.desc()).limit(limit)
                 ).all(),
                 "finished": conn.execute(
-                    select(*columns).where(GameRow.status == "finished")
+                    select(*columns).where(GameRow.status == "finished",
+                                           GameRow.public.is_(True))
                     .order_by(GameRow.updated.desc()).limit(limit)
                 ).all(),
             }

@@ -1,0 +1,49 @@
+"""The browser's pages and their files (no build step: ``web/static``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
+
+from cathedral.server.errors import NotFound
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(request: Request, name: str) -> FileResponse:
+    path = request.app.state.settings.static / name
+    if not path.is_file():
+        raise NotFound(f"page {name} is not installed")
+    return FileResponse(path, media_type="text/html")
+
+
+@router.get("/")
+async def index(request: Request):
+    return page(request, "index.html")
+
+
+@router.get("/lobby")
+async def lobby_page(request: Request):
+    return page(request, "lobby.html")
+
+
+@router.get("/g/{game_id}")
+async def game_page(request: Request, game_id: str):
+    return page(request, "game.html")
+
+
+@router.get("/replay/{game_id}")
+async def replay_page(request: Request, game_id: str):
+    return page(request, "replay.html")
+
+
+@router.get("/static/{name:path}")
+async def static(request: Request, name: str):
+    root = request.app.state.settings.static.resolve()
+    try:
+        path = (root / name).resolve()
+    except (OSError, ValueError):  # a NUL byte, a name too long for the filesystem
+        raise NotFound("no such file") from None
+    if root not in path.parents or not path.is_file():
+        raise NotFound("no such file")
+    return FileResponse(path)
