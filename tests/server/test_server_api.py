@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 import cathedral
 from cathedral.server.app import create_app
-from cathedral.server.settings import Settings
 from cathedral.server.models import GameView
+from cathedral.server.settings import Settings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -7,8 +7,8 @@ job has a priority class and an owner (the address that created the game, or tha
   for a player in a game against the computer (``HINT``), which comes before the analysis
   of finished or uploaded games and the replays behind pictures and uploads (``ANALYSIS``).
 - **Fair shares.** Within a class the owner with the fewest jobs running goes first, then
-  the oldest job: an address with a hundred computer-against-computer tables gets one turn
-  in the rotation, not a hundred.
+  the owner served longest ago, then the oldest job: an address with a hundred
+  computer-against-computer tables gets one turn in the rotation, not a hundred.
 - **Stopping, not waiting.** Every search here is anytime: it always has a best move so
   far. So when a job waits and no worker is free, a running search is stopped early rather
   than let the job wait behind it: any job of a lower class at once, a job of an owner
@@ -76,7 +76,7 @@ class Job:
 class _Worker:
     process: Any
     connection: Any
-    stop: Any  # a shared byte: raised, the running search ends early
+    stop: Any  # a shared time (monotonic): from then on the running search ends early
     born: float
     job: Job | None = None
     alive: bool = True
@@ -99,9 +99,11 @@ class Pool:
     def __post_init__(self) -> None:
         self._context = multiprocessing.get_context("spawn")
         self._order = itertools.count()
+        self._starts = itertools.count()
         self._recheck: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early_deaths = 0  # workers in a row that died young: the next waits longer
+        self._served: dict[str, int] = {}  # owner -> when its last job started (a count)
         if self.analysis_share <= 0:
             self.analysis_share = max(1, self.size // 2)
 
@@ -119,7 +121,7 @@ class Pool:
             self.workers.append(self._spawn())
 
     def _spawn(self) -> _Worker:
-        stop = self._context.RawValue("b", 0)
+        stop = self._context.RawValue("d", math.inf)
         ours, theirs = self._context.Pipe()
         process = self._context.Process(
             target=worker.main, args=(theirs, stop, os.getpid(), self.nice),
@@ -197,7 +199,7 @@ class Pool:
     def _stop(self, job: Job, why: str) -> None:
         if not job.stopping and job.worker is not None:
             job.stopping = True
-            job.worker.stop.value = 1
+            job.worker.stop.value = time.monotonic()
             event("stop", pool=self.name, task=job.task, why=why,
                   after_s=round(time.monotonic() - (job.started or 0.0), 3))
 
@@ -206,7 +208,8 @@ class Pool:
 
     def _next(self, running: list[Job]) -> Job | None:
         """The job to start next: by class, then the owner with the fewest running, then
-        age; analysis only while it holds fewer than its share."""
+        the owner served longest ago, then age; analysis only while it holds fewer than its
+        share."""
         counts: dict[str, int] = {}
         for job in running:
             counts[job.owner] = counts.get(job.owner, 0) + 1
@@ -215,7 +218,9 @@ class Pool:
                    if job.priority != ANALYSIS or analysing < self.analysis_share]
         if not choices:
             return None
-        return min(choices, key=lambda j: (j.priority, counts.get(j.owner, 0), j.order))
+        served = self._served
+        return min(choices, key=lambda j: (j.priority, counts.get(j.owner, 0),
+                                           served.get(j.owner, -1), j.order))
 
     def _schedule(self) -> None:
         """Starts what can start, then stops a running search if a job waits for one."""
@@ -234,9 +239,13 @@ class Pool:
 
     def _start(self, found: _Worker, job: Job) -> None:
         self.queue.remove(job)
+        self._served.pop(job.owner, None)
+        self._served[job.owner] = next(self._starts)
+        if len(self._served) > 10_000:  # forget the owners served longest ago
+            del self._served[next(iter(self._served))]
         found.job, job.worker = job, found
         job.started = time.monotonic()
-        found.stop.value = 0  # set here, before the job is sent: a stop can never be lost
+        found.stop.value = math.inf  # here, before the job is sent: no stop is ever lost
         try:
             found.connection.send((job.task, job.args))
         except (OSError, ValueError) as exc:
