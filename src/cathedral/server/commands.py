@@ -272,8 +272,11 @@ class Commands:
     async def upload(self: Hub, text: str, asker: str) -> dict:
         """Stores a record as a read-only finished game; the record is read, checked and
         replayed in a worker, and its plies stored from a database thread."""
-        found = await self.quick.run("upload", text, MAX_PLIES, priority=ANALYSIS,
-                                     owner=asker, limit_s=6 * GRACE_S)
+        try:
+            found = await self.quick.run("upload", text, MAX_PLIES, priority=ANALYSIS,
+                                         owner=asker, limit_s=6 * GRACE_S)
+        except JobFailed as exc:
+            raise Unavailable(f"the record could not be read ({exc}): try again") from None
         game = load_game(found["game"], found["params"])
         state = game.state_from_json(found["state"])
         wall = self.wall()

@@ -111,7 +111,10 @@ class BodyGate:
             if body.strip() and not record:
                 checked_json(body, what)
         except errors.Refused as refused:
-            await refusal(refused)(scope, receive, send)
+            answer = refusal(refused)
+            if isinstance(refused, errors.TooSlow):
+                answer.headers["connection"] = "close"  # the rest may still be on its way
+            await answer(scope, receive, send)
             return
         if body.strip() and not record:
             # Read as JSON whatever the client said it was: it was checked as JSON.

@@ -36,13 +36,14 @@ import logging
 import math
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from cathedral.server import worker
-from cathedral.server.errors import Invalid, Malformed
+from cathedral.server.errors import Invalid, Malformed, Unavailable
 from cathedral.server.logs import event
 
 log = logging.getLogger("cathedral.server")
@@ -52,8 +53,9 @@ SLICE_S = 2.0
 NICE = 10  # workers run below the event loop: pages and moves first, thinking after
 
 
-class JobFailed(RuntimeError):
-    """A job that failed in its worker, or whose worker died or ran away."""
+class JobFailed(Unavailable):
+    """A job that failed in its worker, or whose worker died or ran away (a 503 if nothing
+    better is said)."""
 
 
 @dataclass(eq=False)
@@ -129,13 +131,25 @@ class Pool:
         process.start()
         theirs.close()
         found = _Worker(process, ours, stop, time.monotonic())
-        self._loop.add_reader(ours.fileno(), self._readable, found)
+        # A thread per worker waits on its pipe (a pipe handed to the event loop would be
+        # made non-blocking by uvloop, which multiprocessing's reads do not survive).
+        threading.Thread(target=self._listen, args=(found,), daemon=True,
+                         name=f"cathedral-{self.name}-pipe").start()
         return found
+
+    def _listen(self, found: _Worker) -> None:
+        while True:
+            try:
+                message = found.connection.recv()
+            except (EOFError, OSError, ValueError, TypeError) as exc:
+                message = exc
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                self._loop.call_soon_threadsafe(self._answered, found, message)
+            if isinstance(message, Exception):
+                return
 
     def _retire(self, found: _Worker, *, kill: bool) -> None:
         found.alive = False
-        with contextlib.suppress(Exception):
-            self._loop.remove_reader(found.connection.fileno())
         if kill and found.process.is_alive():
             found.process.kill()
         with contextlib.suppress(Exception):
@@ -260,8 +274,8 @@ class Pool:
         running = self._running()
         if not self.queue or len(running) < len(self.workers):
             return
-        waiting = min(self.queue, key=lambda j: (j.priority, j.order))
-        if any(job.stopping for job in running):
+        waiting = self._next(running)  # the job that gets the next free worker
+        if waiting is None or any(job.stopping for job in running):
             return  # a worker is about to be free: the waiting job gets it
         owners = {job.owner for job in running} | {job.owner for job in self.queue
                                                    if job.priority == waiting.priority}
@@ -293,12 +307,13 @@ class Pool:
 
     # ----- answers ------------------------------------------------------------------------
 
-    def _readable(self, found: _Worker) -> None:
-        try:
-            kind, data = found.connection.recv()
-        except (EOFError, OSError, ValueError, TypeError) as exc:
-            self._died(found, f"its pipe closed ({type(exc).__name__})")
+    def _answered(self, found: _Worker, message: Any) -> None:
+        if not found.alive:
             return
+        if isinstance(message, Exception):
+            self._died(found, f"closed its pipe ({type(message).__name__})")
+            return
+        kind, data = message
         job = found.job
         if job is None:
             return
@@ -343,7 +358,7 @@ class Pool:
         if job is not None:
             self._finish(found, job)
             if not job.future.done():
-                job.future.set_exception(JobFailed(f"{job.task}: the worker {why}"))
+                job.future.set_exception(JobFailed(f"{job.task}: its worker {why}"))
         if self.closing:
             return
         # A worker that cannot even start (a broken install) must not respawn in a loop.

@@ -1,6 +1,7 @@
 """Two ``cathedral serve --redis`` processes on one PostgreSQL and one redis-server, as a site
 runs them: clients on different processes play one game and every socket, on either process,
-sees every ply live; a computer seat's moves are made once; a process killed with ``kill -9``
+sees every ply live; a change answered by one process is in the very next request to the
+other (read-your-writes); a computer seat's moves are made once; a process killed with ``kill -9``
 mid-game (while it holds a computer move) leaves the game to the other; Redis restarted
 mid-game, the sockets catch up from the database and follow live again.
 """
@@ -16,6 +17,7 @@ import pytest
 from services import Server
 from webapi import PATIENCE_S, Api, Replay, Table, check_finished, state_of
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.sync.client import connect as connect_sync
 
 
 async def next_view(socket: ClientConnection, timeout: float = PATIENCE_S) -> dict:
@@ -286,4 +288,41 @@ def test_a_stalled_game_no_process_holds_is_swept_up(site, request):
     assert api_b.view(table.id)["ply"] == 2
     assert claimed(b, table.id) == [1]
     for client in (api_a, api_b, human):
+        client.close()
+
+
+def test_a_change_answered_by_one_process_is_in_the_next_request_to_the_other(site, request):
+    """Read-your-writes: with no wait at all, the other process's view, record and a socket
+    opened on it show every move (and the resignation) the first one answered."""
+    a, b = request.node.site_servers = site()
+    api_a, api_b = Api(a.url), Api(b.url)
+    table = api_a.new_table("classic", {}, ["human", "human"])
+    movers = {0: api_a.seat(table.token(0)), 1: api_b.seat(table.token(1))}
+    readers = {0: api_b, 1: api_a}  # each move is read back from the other process
+    rng = random.Random(9)
+    view = api_a.view(table.id)
+    checked = 0
+    while view["status"] != "finished" and view["ply"] < 16:
+        player = view["current_player"]
+        action = rng.choice(state_of(view).legal_actions())
+        answer = movers[player].move(table.id, view["ply"], action=action)
+        assert answer.status_code == 200, answer.text
+        answered = answer.json()
+        other = readers[player]
+        seen = other.view(table.id)
+        assert (seen["ply"], seen["state"]) == (answered["ply"], answered["state"]), (
+            f"process {other.base_url} showed ply {seen['ply']} right after "
+            f"{answered['ply']} was answered")
+        assert len(other.record(table.id).actions) == answered["ply"]
+        with connect_sync(other.base_url.replace("http", "ws") + f"/ws/games/{table.id}") \
+                as socket:
+            assert json.loads(socket.recv(timeout=30))["view"]["ply"] == answered["ply"]
+        checked += 1
+        view = answered
+    resigned = movers[0].http.post(f"/api/games/{table.id}/resign",
+                                   headers={"Authorization": f"Bearer {table.token(0)}"})
+    assert resigned.status_code == 200
+    assert api_b.view(table.id)["status"] == "finished"
+    assert checked >= 10
+    for client in (*movers.values(), api_a, api_b):
         client.close()
