@@ -10,10 +10,19 @@ received on that same socket), p50/p99/max. Checked: every game's record holds e
 moves its people sent, in order (nothing lost or doubled), and no move was refused. Then the
 same with no think time (``--flat-out-games`` tables) for the most moves per second.
 
+``--attack`` compares the paced run quiet and under attack on one server with its rate
+limits on (each table's people on a loopback address of their own, 127.0.1.x and up, so that
+only the attacker meets the limits): during the second run one address, 127.0.0.66, keeps
+creating tables of ``max`` against ``max``, asking ``hard`` analyses, uploading long records,
+asking pictures of far plies, sending JSON nested 10,000 deep and holding 100 half-open
+requests. ``--burst N`` times N games created at once on N connections opened beforehand
+(a raw HTTP client, so that the figure is the server's and not the client's).
+
 Usage::
 
     python benchmarks/load_server.py [--db sqlite postgresql] [--games 200] [--seconds 60]
         [--think 0.5 2.0] [--flat-out-games 20] [--flat-out-seconds 20] [--profile DIR]
+        [--attack] [--burst 200]
 
 Client and server share the machine: the client's own CPU use is printed too. ``--profile``
 records the server with py-spy (if installed) into DIR, raw stacks per run; ``--keep``
@@ -24,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -63,6 +73,7 @@ class Stats:
     moves: int = 0
     games_finished: int = 0
     refused: list[str] = field(default_factory=list)
+    attacks: dict[str, int] = field(default_factory=dict)  # the attacker's answers by status
     mismatched: list[str] = field(default_factory=list)  # game ids whose record differs
     failures: list[str] = field(default_factory=list)
 
@@ -72,6 +83,8 @@ class Run:
     games: int
     seconds: float
     think: tuple[float, float]
+    spread: bool = False  # each table's people on a loopback address of their own
+    attack: bool = False
     stats: Stats = field(default_factory=Stats)
     seated: int = 0
     deadline: float = float("inf")
@@ -154,6 +167,11 @@ def ready(run: Run) -> None:
         run.go.set()
 
 
+def address(seed: int) -> str:
+    """A loopback address of a table's own (Linux routes all of 127/8 to the loopback)."""
+    return f"127.0.{1 + seed // 250}.{1 + seed % 250}"
+
+
 async def table(
     http: httpx.AsyncClient, ws_urls: list[str], run: Run, seed: int,
     checks: list[tuple[str, dict[int, str]]],
@@ -162,6 +180,11 @@ async def table(
     sockets opened before the clock starts, so the figures are for play, not for 200 tables
     arriving at once (creation has its own columns)."""
     rng = random.Random(seed)
+    local: dict = {}
+    if run.spread:
+        local = {"local_addr": (address(seed), 0)}
+        http = httpx.AsyncClient(base_url=str(http.base_url), timeout=60.0,
+                                 transport=httpx.AsyncHTTPTransport(local_address=address(seed)))
     first = True
     while first or time.monotonic() < run.deadline:
         created = await create(http, run)
@@ -176,8 +199,8 @@ async def table(
         # crosses processes (through the database and Redis).
         light_url, dark_url = (f"{url}/ws/games/{game_id}" for url in (ws_urls[0], ws_urls[-1]))
         try:
-            async with connect(light_url, max_queue=None) as light, \
-                    connect(dark_url, max_queue=None) as dark:
+            async with connect(light_url, max_queue=None, **local) as light, \
+                    connect(dark_url, max_queue=None, **local) as dark:
                 if first:
                     first = False
                     ready(run)
@@ -218,11 +241,187 @@ async def drive(servers: list[Server], run: Run) -> None:
     async with httpx.AsyncClient(base_url=servers[0].url, timeout=60.0, limits=limits) as http:
         checks: list[tuple[str, dict[int, str]]] = []
         ws_urls = [server.ws_url for server in servers]
-        await asyncio.gather(*(
-            table(http, ws_urls, run, seed, checks) for seed in range(run.games)
-        ))
+        attacker = asyncio.ensure_future(attack(servers[0], run)) if run.attack else None
+        try:
+            await asyncio.gather(*(
+                table(http, ws_urls, run, seed, checks) for seed in range(run.games)
+            ))
+        finally:
+            if attacker is not None:
+                attacker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await attacker
         await asyncio.sleep(0.5)  # moves in flight at the deadline land
         await verify(http, checks, run.stats)
+
+
+ATTACKER = "127.0.0.66"
+
+
+def long_record(seed: int) -> str:
+    """A legal Allmer game of 2,000 turns (the longest the server's caps allow)."""
+    game = cathedral.load("allmer", players=2, max_turns=2000, quiet_turns=0, repetition=0)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        rng.shuffle(actions)
+        before = state.scores()
+        for action in actions:
+            after = state.clone()
+            after.apply_action(action)
+            if after.scores() == before:
+                break
+        state.apply_action(action)
+    return cathedral.Record.from_state(state, players=["A", "B"]).to_json(indent=None)
+
+
+async def attack(server: Server, run: Run) -> None:
+    """One address doing every attack of tests/server/attack at once, until cancelled;
+    counts its answers by status in ``run.stats.attacks``."""
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER)
+    counts = run.stats.attacks
+
+    async def call(http, method, path, **options) -> httpx.Response | None:
+        try:
+            answer = await http.request(method, path, **options)
+        except httpx.HTTPError as exc:
+            counts[type(exc).__name__] = counts.get(type(exc).__name__, 0) + 1
+            return None
+        counts[str(answer.status_code)] = counts.get(str(answer.status_code), 0) + 1
+        if answer.status_code == 429:
+            await asyncio.sleep(float(answer.headers.get("retry-after", 1)))
+        return answer
+
+    record = long_record(1)
+    plies = len(json.loads(record)["actions"])
+    finished = GAME.new_initial_state()
+    rng = random.Random(7)
+    while not finished.is_terminal():
+        finished.apply_action(rng.choice(finished.legal_actions()))
+    short = cathedral.Record.from_state(finished, players=["A", "B"]).to_json()
+    async with httpx.AsyncClient(base_url=server.url, timeout=60.0, transport=transport) as http:
+        uploaded = await call(http, "POST", "/api/records", content=short)
+        games = [(await call(http, "POST", "/api/records", content=record)).json()["id"]]
+        await run.go.wait()
+
+        async def computers():
+            while True:
+                await call(http, "POST", "/api/games",
+                           json={"game": "classic", "seats": ["max", "max"]})
+                await asyncio.sleep(5)
+
+        async def analyses():
+            while True:
+                ply = rng.randrange(1, 20)
+                await call(http, "GET", f"/api/games/{uploaded.json()['id']}/hint"
+                           f"?ply={ply}&level=hard")
+
+        async def uploads():
+            while True:
+                answer = await call(http, "POST", "/api/records", content=record)
+                if answer is not None and answer.status_code == 201:
+                    games.append(answer.json()["id"])
+                await asyncio.sleep(0.2)
+
+        async def pictures():
+            while True:
+                await call(http, "GET", f"/api/games/{rng.choice(games)}/picture"
+                           f"?ply={rng.randrange(plies)}")
+                await asyncio.sleep(0.05)
+
+        async def nested():
+            body = '{"a":' * 10_000
+            while True:
+                await call(http, "POST", "/api/games", content=body,
+                           headers={"Content-Type": "application/json"})
+                await asyncio.sleep(0.05)
+
+        async def half_open():
+            while True:
+                held = []
+                for _ in range(100):
+                    try:
+                        _, writer = await asyncio.open_connection(
+                            "127.0.0.1", server.port, local_addr=(ATTACKER, 0))
+                        writer.write(b"GET /api/lobby HTTP/1.1\r\nHost: x\r\n")
+                        held.append(writer)
+                    except OSError:
+                        counts["refused connection"] = counts.get("refused connection", 0) + 1
+                await asyncio.sleep(2)
+                for writer in held:
+                    writer.close()
+
+        await asyncio.gather(computers(), analyses(), uploads(), pictures(), nested(),
+                             half_open())
+
+
+async def burst(server: Server, n: int) -> list[float]:
+    """Seconds each of ``n`` game creations took, all sent at once on ``n`` connections
+    opened (and checked with a health request) beforehand."""
+    body = json.dumps({"game": "classic", "seats": ["human", "human"]}).encode()
+    request = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+               ).encode() + body
+    health = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    async def answer(reader) -> int:
+        head = await reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length"))
+        await reader.readexactly(length)
+        return status
+
+    connections = []
+    for seed in range(n):
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", server.port, local_addr=(address(seed), 0))
+        writer.write(health)
+        assert await answer(reader) == 200
+        connections.append((reader, writer))
+
+    async def one(reader, writer) -> float:
+        started = time.perf_counter()
+        writer.write(request)
+        status = await answer(reader)
+        assert status == 201, status
+        return time.perf_counter() - started
+
+    times = await asyncio.gather(*(one(r, w) for r, w in connections))
+    for _, writer in connections:
+        writer.close()
+    return list(times)
+
+
+async def reads(servers: list[Server], n: int) -> tuple[list[float], float]:
+    """Seconds each of ``n`` reads of a game's view took on the last server (one request at
+    a time on one connection), after a move made on the first; and the reading server's CPU
+    seconds per read. With two servers the reader checks the game's revision in PostgreSQL
+    before each answer (read-your-writes); with one it answers from its cache."""
+    async with httpx.AsyncClient(base_url=servers[0].url, timeout=60.0) as http:
+        body = (await http.post("/api/games", json={"game": "classic",
+                                                    "seats": ["human", "human"]})).json()
+        state = GAME.new_initial_state()
+        await http.post(f"/api/games/{body['id']}/moves",
+                        json={"ply": 0, "action": state.legal_actions()[0]},
+                        headers={"Authorization": f"Bearer {body['seats'][0]['token']}"})
+    reader, writer = await asyncio.open_connection("127.0.0.1", servers[-1].port)
+    request = (f"GET /api/games/{body['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").encode()
+    times = []
+    cpu = cpu_seconds(servers[-1].proc.pid)
+    for _ in range(n):
+        started = time.perf_counter()
+        writer.write(request)
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length"))
+        view = json.loads(await reader.readexactly(length))
+        assert view["ply"] == 1, view["ply"]
+        times.append(time.perf_counter() - started)
+    cpu = cpu_seconds(servers[-1].proc.pid) - cpu
+    writer.close()
+    return times, cpu / n
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -283,7 +482,9 @@ def measure(servers: list[Server], run: Run, profile: Path | None, label: str) -
         "server_cpu": server_cpu / wall,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, stats.moves),
         "load": os.getloadavg()[0],
-        "notes": (stats.refused + stats.failures + stats.mismatched)[:3],
+        "notes": (stats.refused + stats.failures + stats.mismatched)[:3]
+        + ([f"the attacker's answers by status: {dict(sorted(stats.attacks.items()))}"]
+           if stats.attacks else []),
     }
 
 
@@ -326,6 +527,12 @@ def main() -> None:
     parser.add_argument("--servers", type=int, choices=(1, 2), default=1,
                         help="2: two server processes on one PostgreSQL database and a "
                         "redis-server (--redis), each table's players on different ones")
+    parser.add_argument("--attack", action="store_true",
+                        help="the paced run again under attack from one address (limits on)")
+    parser.add_argument("--burst", type=int, default=0, metavar="N",
+                        help="time N games created at once (0: not measured)")
+    parser.add_argument("--reads", type=int, default=0, metavar="N",
+                        help="time N reads of a game's view, one at a time (0: not measured)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the server's folder (its log, the SQLite file) afterwards")
     args = parser.parse_args()
@@ -335,6 +542,8 @@ def main() -> None:
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
     rows = []
+    bursts: list[tuple] = []
+    read_rows: list[tuple] = []
     for kind in args.db:
         if args.servers == 2 and kind != "postgresql":
             print(f"# {kind}: skipped, two servers share a PostgreSQL database only")
@@ -346,15 +555,32 @@ def main() -> None:
         try:
             url = postgres.new_database() if postgres else sqlite_url(work / "games.db")
             site = ["--redis", redis.url] if redis else []
-            # No computer seats here: one AI worker process is enough.
+            # No computer seats here but the attacker's: one AI worker process is enough.
+            limits = ["--rate-limit", "on"] if args.attack else []
             for n in range(args.servers):
-                servers.append(Server(url, work / f"server-{n}",
-                                      extra=["--workers", "1", *site, *args.serve_arg]).start())
+                servers.append(Server(url, work / f"server-{n}", extra=[
+                    "--workers", "1", *site, *limits, *args.serve_arg]).start())
             label = kind if args.servers == 1 else f"{kind} 2 servers"
-            paced = Run(args.games, args.seconds, tuple(args.think))
-            rows.append(measure(servers, paced, args.profile, f"{label} paced"))
-            flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0))
-            rows.append(measure(servers, flat, args.profile, f"{label} flat out"))
+            if args.burst:
+                times = asyncio.run(burst(servers[0], args.burst))
+                bursts.append((label, len(times), percentile(times, 0.5) * 1000,
+                               percentile(times, 0.99) * 1000, max(times) * 1000))
+            if args.reads:
+                times, cpu = asyncio.run(reads(servers, args.reads))
+                read_rows.append((label, len(times), percentile(times, 0.5) * 1000,
+                                  percentile(times, 0.99) * 1000, cpu * 1000))
+            if args.games:
+                paced = Run(args.games, args.seconds, tuple(args.think), spread=args.attack)
+                rows.append(measure(servers, paced, args.profile, f"{label} paced"))
+            if args.games and args.attack:
+                attacked = Run(args.games, args.seconds, tuple(args.think), spread=True,
+                               attack=True)
+                rows.append(measure(servers, attacked, args.profile,
+                                    f"{label} paced, under attack"))
+            if args.flat_out_games:
+                flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0),
+                           spread=args.attack)
+                rows.append(measure(servers, flat, args.profile, f"{label} flat out"))
         finally:
             for server in servers:
                 server.stop()
@@ -366,7 +592,18 @@ def main() -> None:
                 print(f"# {kind}: server log and data kept in {work}")
             else:
                 shutil.rmtree(work, ignore_errors=True)
-    print_table(rows)
+    if rows:
+        print_table(rows)
+    if bursts:
+        print("\n| run | games created at once | create p50 ms | p99 ms | max ms |")
+        print("|---|---|---|---|---|")
+        for label, n, p50, p99, most in bursts:
+            print(f"| {label} | {n} | {p50:.1f} | {p99:.1f} | {most:.1f} |")
+    if read_rows:
+        print("\n| run | reads | p50 ms | p99 ms | server CPU ms per read |")
+        print("|---|---|---|---|---|")
+        for label, n, p50, p99, cpu in read_rows:
+            print(f"| {label} | {n} | {p50:.2f} | {p99:.2f} | {cpu:.2f} |")
 
 
 if __name__ == "__main__":

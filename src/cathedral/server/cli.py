@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         from cathedral.server.protocol import with_head_timeout
         from cathedral.server.settings import Settings
     except ImportError as exc:
+        if (exc.name or "").startswith("cathedral"):
+            raise  # our own module: a bug to see, not an extra to install
         print(f"error: the server needs the 'web' extra ({exc.name} is missing): "
               "pip install 'cathedral[web]'", file=sys.stderr)
         return 2

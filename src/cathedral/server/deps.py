@@ -3,7 +3,9 @@ id and the rate limits, each an ``Annotated[..., Depends(...)]`` a route names i
 signature.
 
 The seat secret never refuses by itself: web-api.md checks a malformed body (400) before a
-missing secret (401), so ``Token`` only reads the header and the hub decides.
+missing secret (401), so ``Token`` only reads the header and the hub decides. Every
+dependency is ``async``: FastAPI runs a plain function in a thread, a hop that costs more
+than the work.
 """
 
 from __future__ import annotations
@@ -21,24 +23,28 @@ from cathedral.server.security import RateLimiter, bearer_token
 from cathedral.server.settings import Settings
 
 
-def get_hub(connection: HTTPConnection) -> Hub:
+async def get_hub(connection: HTTPConnection) -> Hub:
     return connection.app.state.hub
 
 
-def get_settings(connection: HTTPConnection) -> Settings:
+async def get_settings(connection: HTTPConnection) -> Settings:
     return connection.app.state.settings
 
 
-def address(connection: HTTPConnection) -> str:
+def client_address(connection: HTTPConnection) -> str:
     """The client's address (a proxy's ``X-Forwarded-For`` where uvicorn trusts it)."""
     return connection.client.host if connection.client else "?"
 
 
-def seat_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+async def address(connection: HTTPConnection) -> str:
+    return client_address(connection)
+
+
+async def seat_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
     return bearer_token(authorization)
 
 
-def game_id(game_id: Annotated[str, Path(description="a game's id, as its links give it")],
+async def game_id(game_id: Annotated[str, Path(description="a game's id, as its links give it")],
             ) -> str:
     return checked_game_id(game_id)
 
@@ -78,7 +84,7 @@ class Limits:
 def limit(name: str, what: str):
     """A dependency counting one request of the client against ``Limits.<name>``."""
 
-    def check(connection: HTTPConnection) -> None:
-        connection.app.state.limits.check(name, address(connection), what)
+    async def check(connection: HTTPConnection) -> None:
+        connection.app.state.limits.check(name, client_address(connection), what)
 
     return Depends(check)

@@ -17,7 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from cathedral.server import errors, models
-from cathedral.server.deps import address
+from cathedral.server.deps import client_address
 from cathedral.server.errors import Malformed, Refused, TooMany, Unauthorized
 from cathedral.server.hub import Hub
 from cathedral.server.inputs import checked_json
@@ -74,7 +74,7 @@ class _Session:
     def __init__(self, hub: Hub, websocket: WebSocket, game_id: str) -> None:
         self.hub = hub
         self.game_id = game_id
-        self.client = address(websocket)
+        self.client = client_address(websocket)
         self.default_token = websocket.query_params.get("token")
         self.limits = websocket.app.state.limits
         rate = self.limits.moves.rate

@@ -8,7 +8,9 @@ export class ApiError extends Error {
   }
 }
 
-export async function call(method, path, { body, token } = {}) {
+const RETRIES = 3; // a 429 is answered by waiting its Retry-After (at most 10 s) and asking again
+
+export async function call(method, path, { body, token } = {}, attempt = 0) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -22,6 +24,11 @@ export async function call(method, path, { body, token } = {}) {
     });
   } catch (exc) {
     throw new ApiError(0, "The server cannot be reached; check that `cathedral serve` is running.");
+  }
+  if (response.status === 429 && attempt < RETRIES) {
+    const wait = Math.min(10, Number(response.headers.get("Retry-After")) || 1);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    return call(method, path, { body, token }, attempt + 1);
   }
   let data = null;
   const text = await response.text();

@@ -130,7 +130,8 @@ function drawParams() {
   for (const p of game.parameters || []) {
     if (p.name === "components") continue; // only the shipped set over the web
     const group = h("div", { class: "chips", role: "group", "aria-label": p.name });
-    const field = h("div", { class: "field", "data-param": p.name }, h("span", { class: "label" }, p.name.replace(/_/g, " ")), group, p.help ? h("small", {}, p.help) : null);
+    const range = p.maximum !== null && p.maximum !== undefined ? ` (${p.minimum} to ${p.maximum} on this server)` : "";
+    const field = h("div", { class: "field", "data-param": p.name }, h("span", { class: "label" }, p.name.replace(/_/g, " ")), group, p.help ? h("small", {}, p.help + range) : null);
     let options = null;
     if (p.choices && p.choices.length) options = p.choices.map((c) => [c, String(c)]);
     else if (p.type === "bool" || typeof p.default === "boolean") options = [[false, "no"], [true, "yes"]];
