@@ -74,7 +74,8 @@ def test_an_owner_holding_every_worker_gives_one_up_to_another_owner():
         hog = [asyncio.ensure_future(timed(move(pool, "hog"))) for _ in range(2)]
         await running(pool, 2)
         _, waited = await timed(move(pool, "player", SHORT))
-        done, pending = await asyncio.wait(hog, timeout=20)
+        done, pending = await asyncio.wait(hog, timeout=20,
+                                           return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
         return waited, [task.result()[1] for task in done], len(pending)
