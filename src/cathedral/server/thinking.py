@@ -170,6 +170,7 @@ class Pool:
         for found in list(self.workers):
             if found.job is not None and not found.job.future.done():
                 found.job.future.cancel()
+            found.stop.value = time.monotonic()  # a search under way ends at once
             with contextlib.suppress(Exception):
                 found.connection.send(None)
         deadline = time.monotonic() + 2.0
@@ -189,6 +190,8 @@ class Pool:
             Malformed, Invalid: the worker refused the job's input (an uploaded record).
             JobFailed: the job failed, its worker died, or it ran past ``limit_s``.
         """
+        if self.closing:
+            raise JobFailed(f"{task}: the server is stopping")
         if self._loop is None:
             self.start()
         if not self.workers:
