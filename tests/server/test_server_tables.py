@@ -75,6 +75,12 @@ def wait_for(client, gid, check, patience=60.0):
         time.sleep(0.02)
 
 
+def arrive(client, gid, *tokens):
+    """The seats' pages open (they ask which seat their secret opens)."""
+    for token in tokens:
+        assert client.get(f"/api/games/{gid}/seat", headers=bearer(token)).status_code == 200
+
+
 def play(client, gid, token, rng, view=None):
     view = view or view_of(client, gid)
     state = state_of(view)
@@ -141,7 +147,7 @@ def test_migrations_create_the_schema_on_an_empty_database_and_rerun_cleanly(tmp
     names = set(inspect(storage.engine).get_table_names())
     assert {"games", "seats", "actions", "alembic_version"} <= names
     with storage.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
         mode = conn.execute(text("pragma journal_mode")).scalar()
     assert mode == "wal"
     storage.close()
@@ -277,6 +283,7 @@ def test_two_player_clock_runs_out_and_loses(db):
                        clock={"initial_s": 60, "increment_s": 2})
         gid = table["id"]
         light = table["seats"][0]["token"]
+        arrive(client, gid, light, table["seats"][1]["token"])
         clock = view_of(client, gid)["clock"]
         assert clock["remaining_s"] == [60, 60] and clock["running"] == 0
         fake.t += 10
@@ -305,6 +312,7 @@ def test_four_player_clock_hands_the_seat_to_easy(db):
         table = create(client, game="allmer", params={"players": 4},
                        seats=("human",) * 4, clock={"initial_s": 5, "increment_s": 0})
         gid = table["id"]
+        arrive(client, gid, *(seat["token"] for seat in table["seats"]))
         fake.t += 6
         assert client.portal.call(client.app.state.hub.check_clock, gid) is True
         view = wait_for(client, gid, lambda v: v["ply"] >= 1)
@@ -319,12 +327,49 @@ def test_clocks_resume_after_a_restart_from_the_stored_times(db):
     fake = FakeTime()
     with serve(db, now=fake, wall=fake, clock_timers=False) as client:
         table = create(client, seats=("human", "human"), clock={"initial_s": 100})
+        arrive(client, table["id"], *(seat["token"] for seat in table["seats"]))
         fake.t += 30
         play(client, table["id"], table["seats"][0]["token"], random.Random(1))
     fake.t += 1000  # the server was down: nobody's time
     with serve(db, now=fake, wall=fake, clock_timers=False) as client:
         clock = view_of(client, table["id"])["clock"]
         assert clock["remaining_s"] == [70, 100] and clock["running"] == 1
+
+
+def test_a_clock_waits_until_every_person_has_opened_their_link(db):
+    fake = FakeTime()
+    with serve(db, now=fake, wall=fake, clock_timers=False) as client:
+        table = create(client, seats=("human", "human"), clock={"initial_s": 600})
+        gid, light, dark = table["id"], table["seats"][0]["token"], table["seats"][1]["token"]
+        clock = view_of(client, gid)["clock"]
+        assert clock["running"] is None and clock["waiting"] == [0, 1]
+        arrive(client, gid, light)
+        fake.t += 10  # light has opened the link, dark has not: nobody's time runs
+        clock = view_of(client, gid)["clock"]
+        assert clock["running"] is None and clock["waiting"] == [1]
+        assert clock["remaining_s"] == [600, 600]
+        arrive(client, gid, dark)
+        fake.t += 10
+        clock = view_of(client, gid)["clock"]
+        assert clock["running"] == 0 and clock["waiting"] == []
+        assert clock["remaining_s"] == [590, 600]
+        # The rematch's clock waits for both again.
+        client.post(f"/api/games/{gid}/resign", headers=bearer(light))
+        new = client.post(f"/api/games/{gid}/rematch", headers=bearer(dark)).json()
+        clock = view_of(client, new["id"])["clock"]
+        assert clock["running"] is None and clock["waiting"] == [0, 1]
+
+
+def test_a_clock_starts_at_the_first_move_if_that_comes_first(db):
+    fake = FakeTime()
+    with serve(db, now=fake, wall=fake, clock_timers=False) as client:
+        table = create(client, seats=("human", "human"), clock={"initial_s": 600})
+        fake.t += 30  # nobody has opened a link: light's first move is not charged
+        view = play(client, table["id"], table["seats"][0]["token"], random.Random(2))
+        assert view["clock"]["running"] == 1 and view["clock"]["waiting"] == []
+        assert view["clock"]["remaining_s"] == [600, 600]
+        fake.t += 5
+        assert view_of(client, table["id"])["clock"]["remaining_s"] == [600, 595]
 
 
 def test_public_seats_lobby_and_join(db):
@@ -450,6 +495,7 @@ def test_a_move_after_the_flag_fell_is_refused_even_before_the_timer_noticed(db)
     with serve(db, now=fake, wall=fake, clock_timers=False) as client:
         table = create(client, seats=("human", "human"), clock={"initial_s": 30})
         gid = table["id"]
+        arrive(client, gid, *(seat["token"] for seat in table["seats"]))
         fake.t += 31
         late = client.post(f"/api/games/{gid}/moves",
                            headers=bearer(table["seats"][0]["token"]),
@@ -458,3 +504,49 @@ def test_a_move_after_the_flag_fell_is_refused_even_before_the_timer_noticed(db)
         view = view_of(client, gid)
         assert view["ply"] == 0 and view["returns"] == [-1.0, 1.0]
         assert view["result"]["timeout"] is True
+
+
+def test_the_view_tells_turns_and_the_last_round_in_words(db):
+    with serve(db) as client:
+        table = create(client)
+        gid = table["id"]
+        tokens = [seat["token"] for seat in table["seats"]]
+        rng = random.Random(5)  # this random game has Dark skipped at ply 23
+        view = view_of(client, gid)
+        while view["status"] == "playing":
+            view = play(client, gid, tokens[view["current_player"]], rng, view)
+        assert view["movers"] == [e.player for e in client.app.state.hub.tables[gid].entries]
+        assert view["turn_starts"] == list(range(1, view["ply"] + 1))  # a placement a turn
+        assert view["turns"] == view["ply"]
+        assert view["skips"] == [[23, [1]]]
+        texts = {entry["ply"]: entry["text"] for entry in view["recent"]}
+        assert "Dark cannot place and is skipped" in texts[23]
+        assert all(text.startswith(view["history"][ply - 1]) for ply, text in texts.items())
+        record = client.get(f"/api/games/{gid}/record").json()
+        assert record["actions"] == view["history"]  # the descriptions stay out of records
+
+
+def test_setup_and_dice_are_not_turns_and_a_round_is_told_in_words(db):
+    with serve(db) as client:
+        table = create(client, game="red", params={"players": 3, "turn_cap": 2},
+                       seats=("human", "easy", "easy"), public=True)
+        gid, token = table["id"], table["seats"][0]["token"]
+        view = view_of(client, gid)
+        setup = view["ply"]
+        assert set(view["movers"]) == {-1}  # the set-up is chance, not a turn
+        assert view["turn_starts"] == [] and view["turns"] == 0
+        rng = random.Random(3)
+        while view["current_player"] == 0 and view["status"] == "playing":
+            view = play(client, gid, token, rng, view)  # the whole of the first turn
+        view = wait_for(client, gid, lambda v: v["current_player"] == 0 or
+                        v["status"] == "finished")
+        starts = view["turn_starts"]
+        assert starts[0] == setup + 1
+        assert [view["movers"][ply - 1] for ply in starts] == [0, 1, 2, 0][:len(starts)]
+        assert all(view["movers"][ply - 1] >= 0 for ply in starts)
+        # The round in words: from the start of player 0's last turn, both computers' turns.
+        recent = view["recent"]
+        assert recent[0]["ply"] == starts[0] and recent[-1]["ply"] == view["ply"]
+        assert {entry["player"] for entry in recent} >= {0, 1, 2}
+        item = next(i for i in client.get("/api/lobby").json()["playing"] if i["id"] == gid)
+        assert item["turns"] == view["turns"] and item["turns"] < item["ply"]

@@ -263,6 +263,19 @@ class State(ABC):
         notation."""
         return self.action_to_string(action)
 
+    def turn_starts(self) -> bool:
+        """Returns whether the player to move starts a turn here, rather than goes on with
+        their own (a chain of conversions, the next decision of a many-decision turn): front
+        ends group a game's decisions by turns with it. The default: every decision is a
+        turn."""
+        return True
+
+    def skipped_after(self, action: Action) -> list[int]:
+        """Returns the players whose turn ``action`` makes the rules skip (they cannot
+        move), in the order they are passed over; ``describe_action`` says it in words.
+        Called before the action is applied; the default is nobody."""
+        return []
+
     def picture(self) -> dict:
         """Returns a plain JSON-ready picture of the position and of what each legal move
         would do, for graphical front ends (the browser draws it and never re-implements a

@@ -127,9 +127,21 @@ class Commands:
                                "seat's invitation gave")
         return player
 
-    def seat_of(self: Hub, table: Table, token: str | None) -> int:
-        """Returns the seat a secret opens (401 if none): the page asks before moving."""
-        return self._authorise(table, token)
+    async def seat_of(self: Hub, table: Table, token: str | None) -> int:
+        """Returns the seat a secret opens (401 if none): the page asks as it opens, which
+        marks the seat arrived (its clock waits for that)."""
+        player = self._authorise(table, token)
+        seat = table.seats[player]
+        if not seat.arrived:
+            async with table.lock:
+                if not seat.arrived:
+                    await self._store(table, self.storage.set_seat, table.id, player,
+                                      arrived=True)
+                    seat.arrived = True
+                    table.updated = self.wall()
+                    self._run_clock(table)
+                    self._changed(table)
+        return player
 
     async def move(self: Hub, game_id: str, token: str | None, move: models.Move) -> str:
         """Plays a human's move: 401, 409, 403, 422 in that order; returns the new view."""
@@ -286,8 +298,10 @@ class Commands:
             generation=0, result=found["result"], clock=None, read_only=True, public=False,
             rematch_of=None, rematch=None, created=wall, updated=wall,
             seats=[StoredSeat(p, name, None) for p, name in enumerate(found["players"])],
-            actions=[StoredAction(ply, action, player, notation, None, wall)
-                     for ply, (action, player, notation) in enumerate(found["plies"])],
+            actions=[StoredAction(ply, action, player, notation, None, wall, text, turn,
+                                  skipped)
+                     for ply, (action, player, notation, text, turn, skipped)
+                     in enumerate(found["plies"])],
         )
         await self.db(self.storage.create_game, stored)
         self._keep(self._table(stored, game, state, asker))

@@ -151,7 +151,8 @@ class Computers:
             table.timer.cancel()
             table.timer = None
         player = table.state.current_player()
-        if table.finished or player < 0 or table.seats[player].kind != HUMAN:
+        if (table.finished or player < 0 or table.seats[player].kind != HUMAN
+                or table.clock_waits_for()):
             if clock.running is not None:
                 clock.stop(self.now())
             return

@@ -43,6 +43,8 @@ from cathedral.server.table import (
     Subscriber,
     Table,
     chance_outcome,
+    described,
+    fill_turns,
     load_game,
 )
 from cathedral.server.thinking import ANALYSIS, JobFailed, Pool
@@ -296,9 +298,11 @@ class Hub(Commands, Computers):
                 if entry.clock is not None:
                     clock.remaining = list(entry.clock)
                     break
+        fill_turns(stored.actions)
         table = Table(
             id=stored.id, game=game, state=state,
-            seats=[Seat(s.player, s.kind, s.token_hash, s.open) for s in stored.seats],
+            seats=[Seat(s.player, s.kind, s.token_hash, s.open, s.arrived)
+                   for s in stored.seats],
             seed=stored.seed, generation=stored.generation, entries=list(stored.actions),
             result=stored.result, clock=clock, read_only=stored.read_only,
             public=stored.public, rematch_of=stored.rematch_of, rematch=stored.rematch,
@@ -337,9 +341,9 @@ class Hub(Commands, Computers):
             fresh.timer.cancel()
         table.revision = fresh.revision
         before = (table.generation, table.ply, table.result, table.rematch,
-                  [(s.kind, s.token_hash, s.open) for s in table.seats])
+                  [(s.kind, s.token_hash, s.open, s.arrived) for s in table.seats])
         after = (fresh.generation, fresh.ply, fresh.result, fresh.rematch,
-                 [(s.kind, s.token_hash, s.open) for s in fresh.seats])
+                 [(s.kind, s.token_hash, s.open, s.arrived) for s in fresh.seats])
         if before == after:
             return False
         for name in ("state", "seats", "generation", "entries", "result", "clock",
@@ -353,10 +357,11 @@ class Hub(Commands, Computers):
         """``_reload`` when the stored game only grew: the new plies are applied to the cached
         state (no replay from the start), one view each."""
         table.revision = stored.revision
-        seats = [(s.kind, s.token_hash, s.open) for s in stored.seats]
+        fill_turns(stored.actions)
+        seats = [(s.kind, s.token_hash, s.open, s.arrived) for s in stored.seats]
         same = (len(stored.actions) == table.ply and stored.result == table.result
                 and stored.rematch == table.rematch
-                and seats == [(s.kind, s.token_hash, s.open) for s in table.seats])
+                and seats == [(s.kind, s.token_hash, s.open, s.arrived) for s in table.seats])
         if same:
             return False
         new = stored.actions[table.ply:]
@@ -366,7 +371,8 @@ class Hub(Commands, Computers):
             table.entries.append(entry)
             if index < len(new) - 1:  # the plies between: one view each
                 self._changed(table, publish=False)
-        table.seats = [Seat(s.player, s.kind, s.token_hash, s.open) for s in stored.seats]
+        table.seats = [Seat(s.player, s.kind, s.token_hash, s.open, s.arrived)
+                       for s in stored.seats]
         table.result, table.read_only, table.public = stored.result, stored.read_only, \
             stored.public
         table.rematch_of, table.rematch, table.updated = stored.rematch_of, stored.rematch, \
@@ -399,17 +405,14 @@ class Hub(Commands, Computers):
             clock_after = [round(t, 3) for t in clock_after]
         before, ply = table.state, table.ply
         if next_state is not None and action is not None:
-            steps.append((next_state, StoredAction(ply, action, player,
-                                                   before.action_to_string(action),
-                                                   clock_after, wall)))
+            steps.append((next_state, described(before, action, ply, player, clock_after,
+                                                wall)))
             before, ply = next_state, ply + 1
         while before.is_chance_node():
             outcome = chance_outcome(before, table.seed, ply)
             after = before.clone()
             after.apply_action(outcome)
-            steps.append((after, StoredAction(ply, outcome, CHANCE,
-                                              before.action_to_string(outcome),
-                                              clock_after, wall)))
+            steps.append((after, described(before, outcome, ply, CHANCE, clock_after, wall)))
             before, ply = after, ply + 1
         if not steps:
             return

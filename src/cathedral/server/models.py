@@ -96,6 +96,16 @@ class ClockView(BaseModel):
     remaining_s: list[float]
     running: int | None
     as_of: float
+    waiting: list[int] = Field(default_factory=list,
+                               description="human seats whose link has not been opened yet: "
+                               "the clock starts once every one has, or at a person's first "
+                               "move")
+
+
+class RecentPly(BaseModel):
+    ply: int = Field(description="1 for the first ply")
+    player: int = Field(description="who chose it; -1 for chance")
+    text: str = Field(description="the game's description: notation, then what it did")
 
 
 class ResultView(BaseModel):
@@ -120,6 +130,12 @@ class GameView(BaseModel):
     returns: list[float] | None
     last_move: str | None
     history: list[str]
+    movers: list[int] = Field(description="who chose each ply (-1: chance)")
+    turn_starts: list[int] = Field(description="the plies (from 1) that start a turn")
+    skips: list[tuple[int, list[int]]] = Field(description="[ply, players skipped after it]")
+    turns: int = Field(description="turns begun (chance and set-up are none)")
+    recent: list[RecentPly] = Field(description="the last round in words: from the start of "
+                                    "the last turn the player to move completed")
     scores: list[float]
     result: ResultView | None
     clock: ClockView | None
@@ -205,6 +221,7 @@ class LobbyItem(BaseModel):
     open_seats: list[int]
     status: Literal["playing", "finished"]
     ply: int
+    turns: int
     updated: float
     read_only: bool
     public: bool

@@ -77,6 +77,7 @@ class GameRow(Base):
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float, index=True)
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -92,11 +93,13 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(100))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     open: Mapped[bool] = mapped_column(Boolean, default=False)
+    arrived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
     """One applied action. ``player`` is who chose it (-1 for chance); ``clock`` the remaining
-    seconds of every player after it (JSON list), when the game has clocks."""
+    seconds of every player after it (JSON list), when the game has clocks; ``info`` what it
+    did for people (JSON: ``text``, ``turn``, ``skipped``; absent in older rows)."""
 
     __tablename__ = "actions"
 
@@ -110,6 +113,7 @@ class ActionRow(Base):
     notation: Mapped[str] = mapped_column(Text)
     clock: Mapped[str | None] = mapped_column(Text, nullable=True)
     at: Mapped[float] = mapped_column(Float)
+    info: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: StoredAction's
 
 
 Index("ix_games_public_status", GameRow.public, GameRow.status)
@@ -122,12 +126,32 @@ class PlyTaken(Exception):
 
 @dataclass
 class StoredAction:
+    """One ply of the log. ``text`` is the game's description of it for people, ``turn``
+    whether it starts its player's turn, ``skipped`` the players it made the rules skip."""
+
     ply: int
     action: int
     player: int
     notation: str
     clock: list[float] | None
     at: float
+    text: str | None = None
+    turn: bool = False
+    skipped: list[int] = field(default_factory=list)
+
+    def info(self) -> str | None:
+        if self.text is None:
+            return None
+        return _dumps({"text": self.text, "turn": self.turn, "skipped": self.skipped})
+
+    @classmethod
+    def of_row(cls, a) -> StoredAction:
+        info = _loads(a.info) or {}
+        # Rows from before descriptions were kept: the notation, a turn where the mover
+        # changes (``Hub`` fills ``turn`` in when it rebuilds the game).
+        return cls(a.ply, a.action, a.player, a.notation, _loads(a.clock), a.at,
+                   info.get("text"), bool(info.get("turn", False)),
+                   list(info.get("skipped", [])))
 
 
 @dataclass
@@ -136,6 +160,7 @@ class StoredSeat:
     kind: str
     token_hash: str | None
     open: bool = False
+    arrived: bool = False
 
 
 @dataclass
@@ -293,15 +318,16 @@ class Storage:
             cursor.execute(
                 "INSERT INTO games (id, game, params, rules_version, seed, status, ply, "
                 "generation, result, clock, read_only, public, rematch_of, rematch, created, "
-                f"updated) VALUES ({self._marks(mark, 16)})",
+                f"updated, turns) VALUES ({self._marks(mark, 17)})",
                 (game.id, game.game, _dumps(game.params), game.rules_version, game.seed,
                  game.status, len(game.actions), game.generation, _dumps(game.result),
                  _dumps(game.clock), game.read_only, game.public, game.rematch_of, None,
-                 game.created, game.updated))
+                 game.created, game.updated, sum(a.turn for a in game.actions)))
             cursor.executemany(
-                "INSERT INTO seats (game_id, player, kind, token_hash, open) "
-                f"VALUES ({self._marks(mark, 5)})",
-                [(game.id, s.player, s.kind, s.token_hash, s.open) for s in game.seats])
+                "INSERT INTO seats (game_id, player, kind, token_hash, open, arrived) "
+                f"VALUES ({self._marks(mark, 6)})",
+                [(game.id, s.player, s.kind, s.token_hash, s.open, s.arrived)
+                 for s in game.seats])
             if game.actions:
                 self._insert_actions(cursor, mark, game.id, game.generation, game.actions)
             if game.rematch_of is not None:
@@ -319,15 +345,15 @@ class Storage:
                         entries: list[StoredAction]) -> None:
         cursor.executemany(
             "INSERT INTO actions (game_id, generation, ply, action, player, notation, clock, "
-            f"at) VALUES ({self._marks(mark, 8)})",
+            f"at, info) VALUES ({self._marks(mark, 9)})",
             [(game_id, generation, a.ply, a.action, a.player, a.notation, _dumps(a.clock),
-              a.at) for a in entries])
+              a.at, a.info()) for a in entries])
 
     @staticmethod
     def _action_values(game_id: str, generation: int, a: StoredAction) -> dict:
         return {"game_id": game_id, "generation": generation, "ply": a.ply,
                 "action": a.action, "player": a.player, "notation": a.notation,
-                "clock": _dumps(a.clock), "at": a.at}
+                "clock": _dumps(a.clock), "at": a.at, "info": a.info()}
 
     def append(self, game_id: str, generation: int, entries: list[StoredAction], *,
                status: str, revision: int) -> None:
@@ -339,10 +365,11 @@ class Storage:
                 cursor = connection.cursor()
                 self._insert_actions(cursor, mark, game_id, generation, entries)
                 cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, "
-                               f"updated = {mark}, revision = revision + 1 WHERE id = {mark} "
+                               f"updated = {mark}, turns = turns + {mark}, "
+                               f"revision = revision + 1 WHERE id = {mark} "
                                f"AND generation = {mark} AND revision = {mark}",
-                               (entries[-1].ply + 1, status, entries[-1].at, game_id,
-                                generation, revision))
+                               (entries[-1].ply + 1, status, entries[-1].at,
+                                sum(a.turn for a in entries), game_id, generation, revision))
                 moved_on = cursor.rowcount == 0  # changed elsewhere: a take-back, a resign
                 cursor.close()
                 if moved_on:
@@ -402,7 +429,7 @@ class Storage:
 
     def set_seat(self, game_id: str, player: int, *, revision: int, kind: str | None = None,
                  token_hash: str | None = None, open: bool | None = None,
-                 only_if_open: bool = False) -> bool:
+                 arrived: bool | None = None, only_if_open: bool = False) -> bool:
         """Changes a seat; with ``only_if_open`` only a still-open seat (False otherwise)."""
         values: dict[str, Any] = {}
         if kind is not None:
@@ -411,6 +438,8 @@ class Storage:
             values["token_hash"] = token_hash
         if open is not None:
             values["open"] = open
+        if arrived is not None:
+            values["arrived"] = arrived
         query = update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player == player)
         if only_if_open:
             query = query.where(SeatRow.open.is_(True))
@@ -432,7 +461,7 @@ class Storage:
                 .where(GameRow.id == game_id, GameRow.generation == old_generation,
                        GameRow.revision == revision)
                 .values(generation=new, ply=len(kept), status="playing", updated=at,
-                        revision=GameRow.revision + 1)
+                        turns=sum(a.turn for a in kept), revision=GameRow.revision + 1)
             ).rowcount
             if changed != 1:
                 raise PlyTaken(f"game {game_id} changed meanwhile")
@@ -463,9 +492,9 @@ class Storage:
             read_only=bool(row.read_only), public=bool(row.public), rematch_of=row.rematch_of,
             rematch=row.rematch, created=row.created, updated=row.updated,
             revision=row.revision,
-            seats=[StoredSeat(s.player, s.kind, s.token_hash, bool(s.open)) for s in seats],
-            actions=[StoredAction(a.ply, a.action, a.player, a.notation, _loads(a.clock), a.at)
-                     for a in actions],
+            seats=[StoredSeat(s.player, s.kind, s.token_hash, bool(s.open), bool(s.arrived))
+                   for s in seats],
+            actions=[StoredAction.of_row(a) for a in actions],
         )
 
     def unfinished(self) -> list[str]:
@@ -512,7 +541,7 @@ class Storage:
         alone): games with an open seat, games being played and recently finished ones,
         newest first."""
         columns = (GameRow.id, GameRow.game, GameRow.params, GameRow.status, GameRow.ply,
-                   GameRow.updated, GameRow.public, GameRow.read_only)
+                   GameRow.turns, GameRow.updated, GameRow.public, GameRow.read_only)
         with self.engine.connect() as conn:
             open_ids = set(conn.execute(
                 select(SeatRow.game_id).join(GameRow, GameRow.id == SeatRow.game_id)
@@ -545,7 +574,7 @@ class Storage:
         for name, rows in lists.items():
             out[name] = [{
                 "id": r.id, "game": r.game, "params": json.loads(r.params),
-                "status": r.status, "ply": r.ply, "updated": r.updated,
+                "status": r.status, "ply": r.ply, "turns": r.turns, "updated": r.updated,
                 "read_only": bool(r.read_only), "public": bool(r.public),
                 "seats": [kind for _, kind, _ in seats.get(r.id, [])],
                 "open_seats": [p for p, _, is_open in seats.get(r.id, []) if is_open],

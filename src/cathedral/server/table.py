@@ -25,6 +25,7 @@ from cathedral.server.storage import StoredAction
 
 HUMAN = "human"
 QUEUE_LIMIT = 2_000  # views waiting for one slow socket before it is dropped
+RECENT_PLIES = 300  # the most plies a view describes in words
 #: Up to this many plies a position is replayed right on the event loop (well under a
 #: millisecond a hundred plies); longer replays go to a worker process.
 INLINE_PLIES = 500
@@ -83,6 +84,30 @@ class Seat:
     kind: str
     token_hash: str | None
     open: bool = False
+    arrived: bool = False  # a human seat whose link has been opened
+
+
+def described(state: State, action: int, ply: int, player: int, clock, at: float
+              ) -> StoredAction:
+    """The log entry of ``action`` played from ``state`` (not changed): its notation and
+    what it did for people."""
+    chance = player < 0
+    return StoredAction(ply, action, player, state.action_to_string(action), clock, at,
+                        state.describe_action(action), not chance and state.turn_starts(),
+                        [] if chance else state.skipped_after(action))
+
+
+def fill_turns(entries: list[StoredAction]) -> None:
+    """Marks turn starts in entries stored before they were kept (a new mover starts a
+    turn), in place."""
+    if all(entry.text is not None for entry in entries):
+        return
+    last = None
+    for entry in entries:
+        if entry.text is None and entry.player >= 0:
+            entry.turn = entry.player != last
+        if entry.player >= 0:
+            last = entry.player
 
 
 @dataclass
@@ -126,6 +151,39 @@ class Table:
     @property
     def finished(self) -> bool:
         return self.read_only or self.result is not None or self.state.is_terminal()
+
+    @property
+    def turns(self) -> int:
+        return sum(entry.turn for entry in self.entries)
+
+    def clock_waits_for(self) -> list[int]:
+        """The human seats whose link has not been opened yet, while the clock waits for
+        them: it starts once every one has, or at the first move a person makes."""
+        if any(e.player >= 0 and self.seats[e.player].kind == HUMAN for e in self.entries):
+            return []
+        return [s.player for s in self.seats if s.kind == HUMAN and not s.arrived]
+
+    def recent(self) -> list[dict]:
+        """What the last round did, in words: every ply from the start of the last turn the
+        player to move completed (the last mover's, once the game is over), at most
+        ``RECENT_PLIES``; a page shows each player what happened since their last turn."""
+        entries = self.entries
+        player = self.state.current_player()
+        between = player < 0 or self.finished or not self.state.turn_starts()
+        if player < 0:
+            player = next((e.player for e in reversed(entries) if e.player >= 0), -1)
+        # A turn under way (or the last one, once over) is not a completed one: look past it.
+        needed = 2 if between else 1
+        start = 0
+        for entry in reversed(entries):
+            if entry.turn and entry.player == player:
+                needed -= 1
+                if needed == 0:
+                    start = entry.ply
+                    break
+        start = max(start, len(entries) - RECENT_PLIES)
+        return [{"ply": e.ply + 1, "player": e.player, "text": e.text or e.notation}
+                for e in entries[start:]]
 
     def kinds(self) -> list[str]:
         return [seat.kind for seat in self.seats]
@@ -199,9 +257,16 @@ class Table:
             "returns": result["returns"] if result is not None else None,
             "last_move": self.entries[-1].notation if self.entries else None,
             "history": [entry.notation for entry in self.entries],
+            "movers": [entry.player for entry in self.entries],
+            "turn_starts": [entry.ply + 1 for entry in self.entries if entry.turn],
+            "skips": [[entry.ply + 1, entry.skipped] for entry in self.entries
+                      if entry.skipped],
+            "turns": self.turns,
+            "recent": self.recent(),
             "scores": state.scores(),
             "result": result,
-            "clock": self.clock.to_view(now, wall) if self.clock is not None else None,
+            "clock": (None if self.clock is None else
+                      {**self.clock.to_view(now, wall), "waiting": self.clock_waits_for()}),
             "read_only": self.read_only,
             "public": self.public,
             "rematch": self.rematch,

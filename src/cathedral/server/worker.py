@@ -99,7 +99,8 @@ def picture(game_name: str, params: dict, actions: list[int], *, clock, report) 
 
 def upload(text: str, max_plies: int, *, clock, report) -> dict:
     """Reads, checks and replays an uploaded record; returns what the server stores: the
-    game, its parameters, every ply ``(action, player, notation)``, the players' names,
+    game, its parameters, every ply ``(action, player, notation, text, turn, skipped)``
+    (``storage.StoredAction``'s fields), the players' names,
     the result of a resignation (recomputed, never taken on trust) and the final state.
 
     Raises:
@@ -136,8 +137,12 @@ def upload(text: str, max_plies: int, *, clock, report) -> dict:
     replay_state = game.new_initial_state()
     plies = []
     for action in final.history():
-        plies.append((action, replay_state.current_player(),
-                      replay_state.action_to_string(action)))
+        player = replay_state.current_player()
+        decision = player >= 0
+        plies.append((action, player, replay_state.action_to_string(action),
+                      replay_state.describe_action(action),
+                      decision and replay_state.turn_starts(),
+                      replay_state.skipped_after(action) if decision else []))
         replay_state.apply_action(action)
     result = None
     given = record.result or {}

@@ -36,13 +36,31 @@ def describe(state: AllmerState, action: int) -> str:
         if after.player == mover and after.chain >= 0:
             notes.append(f"goes on converting with the stone on {point_name(after.chain)}")
         else:
-            n = len(names)
-            step = 1
-            while (mover + step) % n != after.player and step < n:
-                skipped = (mover + step) % n
-                if after.alive(skipped):
-                    notes.append(f"{names[skipped]} cannot move and is skipped")
-                step += 1
+            notes += [f"{names[p]} cannot move and is skipped"
+                      for p in _passed_over(mover, after)]
     else:
         notes.append(after.result_string())
     return text + ("; " + "; ".join(notes) if notes else "")
+
+
+def _passed_over(mover: int, after: AllmerState) -> list[int]:
+    """The players still in the game between ``mover`` and the next to move: they cannot
+    move and are skipped."""
+    n = len(after.counts)
+    out = []
+    step = 1
+    while (mover + step) % n != after.player and step < n:
+        if after.alive((mover + step) % n):
+            out.append((mover + step) % n)
+        step += 1
+    return out
+
+
+def skipped(state: AllmerState, action: int) -> list[int]:
+    """The players whose turn ``action`` skips."""
+    after = state.clone()
+    after._apply_action(action)
+    if after.termination is not None or (after.player == state.current_player()
+                                         and after.chain >= 0):
+        return []
+    return _passed_over(state.current_player(), after)

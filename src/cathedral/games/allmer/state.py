@@ -530,6 +530,14 @@ class AllmerState(State):
 
         return describe(self, action)
 
+    def skipped_after(self, action: int) -> list[int]:
+        from cathedral.games.allmer.narrate import skipped
+
+        return skipped(self, action)
+
+    def turn_starts(self) -> bool:
+        return self.chain < 0  # a chain goes on with the same stone, in the same turn
+
     def picture(self) -> dict:
         from cathedral.games.allmer.picture import picture
 

@@ -315,6 +315,9 @@ class ClassicState(State):
     def describe_action(self, action: int) -> str:
         return narrate.describe(self, action)
 
+    def skipped_after(self, action: int) -> list[int]:
+        return narrate.skipped(self, action)
+
     def render(self, *, color: bool = False, width: int | None = None,
                height: int | None = None) -> str:
         """Returns the text board; given a terminal ``width``, the terminal's layout (the

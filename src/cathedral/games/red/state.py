@@ -798,6 +798,14 @@ class RedState(State):
 
         return describe(self, action)
 
+    def skipped_after(self, action: int) -> list[int]:
+        from cathedral.games.red.narrate import skipped
+
+        return skipped(self, action)
+
+    def turn_starts(self) -> bool:
+        return self.stage == PLAY and self.phase == START
+
     def prompt_hint(self) -> str:
         from cathedral.games.red.render import prompt_hint
 

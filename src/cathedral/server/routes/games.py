@@ -45,7 +45,7 @@ async def move(game_id: GameId, body: Annotated[models.Move, Body()], hub: HubDe
 @router.get("/{game_id}/seat", response_model=models.SeatOf, responses=errors(401, 404))
 async def seat(game_id: GameId, hub: HubDep, token: Token):
     """Which seat a secret opens."""
-    return {"player": hub.seat_of(await hub.table(game_id), token)}
+    return {"player": await hub.seat_of(await hub.table(game_id), token)}
 
 
 @router.post("/{game_id}/resign", response_model=models.GameView,
