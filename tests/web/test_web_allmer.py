@@ -4,7 +4,7 @@ page, a step by pointer, take-back, resignation and the replay; a chain ended by
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from webtest import game_id, screenshot, start_from_home, wait_moves, wait_my_turn
+from webtest import PLIES, game_id, screenshot, start_from_home, wait_moves, wait_my_turn
 
 # White reaches a chain: f8-f9A converts and the same stone may convert again (the engine's
 # own move generator found this line; the test checks the chain is really there)
@@ -32,7 +32,7 @@ def test_allmer_four_players_against_the_computer(pages, server):
     screenshot(page, "allmer")
 
     page.locator("#takeback").click()
-    expect(page.locator("#moves li")).to_have_count(0)
+    expect(page.locator(PLIES)).to_have_count(0)
     assert server.view(gid)["ply"] == 0
 
     page.locator("#resign").click()
@@ -42,7 +42,7 @@ def test_allmer_four_players_against_the_computer(pages, server):
 
     page.locator("#replay").click()
     page.wait_for_url(f"**/replay/{gid}")
-    expect(page.locator("#ply")).to_have_text("move 0 / 0")
+    expect(page.locator("#ply")).to_have_text("ply 0 / 0")
     expect(page.locator(".stone")).to_have_count(60)  # waits for the replay to draw
 
     # a rematch: same game, seats rotated, the same secret keeps our seat (now Blue's)
@@ -76,6 +76,6 @@ def test_allmer_chain_with_a_visible_stop(pages, server):
     assert page.locator(".stone.movable").count() == 1  # only the chaining stone
     stop.click()
     wait_moves(page, 6)
-    assert page.locator("#moves li").nth(5).inner_text().endswith("stop")
+    assert page.locator(PLIES).nth(5).inner_text().endswith("stop")
     expect(page.locator("#turn")).to_contain_text("Black")
     assert server.view(gid)["current_player"] == 1

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 from webtest import (
+    PLIES,
     game_id,
     move_count,
     screenshot,
@@ -94,7 +95,7 @@ def test_classic_against_the_computer_by_pointer(pages, server):
 
     # take back: the Castle and the computer's reply go
     page.locator("#takeback").click()
-    expect(page.locator("#moves li")).to_have_count(before)
+    expect(page.locator(PLIES)).to_have_count(before)
     expect(page.locator(".building.player-0")).to_have_count(0)
     assert server.view(gid)["ply"] == before
 
@@ -119,13 +120,13 @@ def test_classic_against_the_computer_by_pointer(pages, server):
     page.locator("#replay").click()
     page.wait_for_url(f"**/replay/{gid}")
     page.wait_for_selector("#board .board-frame")
-    expect(page.locator("#ply")).to_have_text(f"move {before} / {before}")
+    expect(page.locator("#ply")).to_have_text(f"ply {before} / {before}")
     page.locator("#first").click()
-    expect(page.locator("#ply")).to_have_text(f"move 0 / {before}")
+    expect(page.locator("#ply")).to_have_text(f"ply 0 / {before}")
     expect(page.locator(".cathedral")).to_have_count(0)
     page.locator("#next").click()
     page.wait_for_selector(".cathedral")
-    assert page.locator("#moves [aria-current='true']").inner_text().startswith("1.")
+    assert page.locator("#moves [aria-current='true']").get_attribute("data-ply") == "1"
 
     # analyse: the hard player's best move for Dark at this position
     page.locator("#analyse").click()

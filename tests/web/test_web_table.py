@@ -96,9 +96,9 @@ def test_an_uploaded_record_opens_in_the_replay(pages, server, tmp_path):
     lobby.locator("#record-file").set_input_files(str(path))
     lobby.locator("#upload").click()
     lobby.wait_for_url("**/replay/**")
-    expect(lobby.locator("#ply")).to_have_text("move 5 / 5")
+    expect(lobby.locator("#ply")).to_have_text("ply 5 / 5")
     lobby.locator("#prev").click()
-    expect(lobby.locator("#ply")).to_have_text("move 4 / 5")
+    expect(lobby.locator("#ply")).to_have_text("ply 4 / 5")
     lobby.locator('#board[data-ply="4"]').wait_for()
     assert lobby.locator(".stone.black").count() == 15
     lobby.locator("#next").click()

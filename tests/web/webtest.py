@@ -120,15 +120,18 @@ def secret(page) -> str:
     return urllib.parse.urlsplit(page.url).fragment
 
 
+PLIES = "#moves button[data-ply]"  # a ply of the move list (turns group them)
+
+
 def move_count(page) -> int:
-    return page.locator("#moves li").count()
+    return page.locator(PLIES).count()
 
 
 def wait_moves(page, count: int) -> None:
-    """Waits until the move list has at least ``count`` entries (locators, not a JS predicate:
+    """Waits until the move list has at least ``count`` plies (locators, not a JS predicate:
     the pages' CSP forbids evaluating strings)."""
     if count > 0:
-        page.locator("#moves li").nth(count - 1).wait_for()
+        page.locator(PLIES).nth(count - 1).wait_for()
 
 
 def wait_my_turn(page) -> None:

@@ -350,8 +350,9 @@ class Commands:
             self.analysing.discard(asker)
 
     async def picture(self: Hub, game_id: str, ply: int | None, asker: str) -> dict:
-        """``State.picture()`` at a ply: drawn in a thread, after a replay in a worker when
-        the ply is far from now; past plies are kept (a replay steps back and forth)."""
+        """``State.picture()`` at a ply, with ``scores`` there: drawn in a thread, after a
+        replay in a worker when the ply is far from now; past plies are kept (a replay steps
+        back and forth)."""
         table = await self.table(game_id, asker=asker)
         ply = table.ply if ply is None else ply
         if not 0 <= ply <= table.ply:
@@ -365,6 +366,7 @@ class Commands:
             if ply == table.ply or ply <= INLINE_PLIES:
                 state = table.state_at(ply)
                 drawn = await asyncio.get_running_loop().run_in_executor(None, state.picture)
+                drawn = {**drawn, "scores": state.scores()}
             else:
                 game = table.game
                 drawn = await self.quick.run("picture", game.name, game.params,

@@ -134,6 +134,8 @@ class GameView(BaseModel):
     turn_starts: list[int] = Field(description="the plies (from 1) that start a turn")
     skips: list[tuple[int, list[int]]] = Field(description="[ply, players skipped after it]")
     turns: int = Field(description="turns begun (chance and set-up are none)")
+    in_turn: bool = Field(description="whether the player to move goes on with a turn under "
+                          "way (rather than starting one)")
     recent: list[RecentPly] = Field(description="the last round in words: from the start of "
                                     "the last turn the player to move completed")
     scores: list[float]

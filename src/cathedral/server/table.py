@@ -262,6 +262,8 @@ class Table:
             "skips": [[entry.ply + 1, entry.skipped] for entry in self.entries
                       if entry.skipped],
             "turns": self.turns,
+            "in_turn": (not self.finished and state.current_player() >= 0
+                        and not state.turn_starts()),
             "recent": self.recent(),
             "scores": state.scores(),
             "result": result,

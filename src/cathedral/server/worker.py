@@ -93,8 +93,9 @@ def replay(game_name: str, params: dict, actions: list[int], *, clock, report) -
 
 
 def picture(game_name: str, params: dict, actions: list[int], *, clock, report) -> dict:
-    """``State.picture()`` after ``actions``."""
-    return _replayed(game_name, params, actions).picture()
+    """``State.picture()`` after ``actions``, with the scores there."""
+    state = _replayed(game_name, params, actions)
+    return {**state.picture(), "scores": state.scores()}
 
 
 def upload(text: str, max_plies: int, *, clock, report) -> dict:

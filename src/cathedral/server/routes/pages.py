@@ -28,12 +28,17 @@ async def lobby_page(request: Request):
 
 
 @router.get("/g/{game_id}")
-async def game_page(request: Request, game_id: str):
+@router.get("/g/")
+@router.get("/g")
+async def game_page(request: Request, game_id: str = ""):
+    """A table's page; one with no game (or an unknown one) says so and leads home."""
     return page(request, "game.html")
 
 
 @router.get("/replay/{game_id}")
-async def replay_page(request: Request, game_id: str):
+@router.get("/replay/")
+@router.get("/replay")
+async def replay_page(request: Request, game_id: str = ""):
     return page(request, "replay.html")
 
 

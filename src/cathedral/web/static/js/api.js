@@ -55,10 +55,20 @@ export function secretFromFragment() {
   return raw && /^[A-Za-z0-9_\-]{16,200}$/.test(raw) ? raw : null;
 }
 
-/** Returns the last path segment (the game id of /g/<id> and /replay/<id>). */
-export function idFromPath() {
+/**
+ * Returns the game id of /g/<id> and /replay/<id>, or null when the address holds none that
+ * the server could have made (no id, a malformed escape, other characters).
+ */
+export function gameIdFromPath() {
   const parts = location.pathname.split("/").filter(Boolean);
-  return decodeURIComponent(parts[parts.length - 1] || "");
+  if (parts.length < 2) return null;
+  let raw;
+  try {
+    raw = decodeURIComponent(parts[parts.length - 1]);
+  } catch (exc) {
+    return null; // "%ff" and the like: no id
+  }
+  return /^[A-Za-z0-9_-]{1,64}$/.test(raw) ? raw : null;
 }
 
 /**

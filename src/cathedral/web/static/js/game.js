@@ -1,14 +1,29 @@
 // The game page: players and spectators, live over the WebSocket. The seat secret is the URL
-// fragment (/g/<id>#<secret>) and goes to the server only in an Authorization header.
+// fragment (/g/<id>#<secret>) and goes to the server only in an Authorization header. Only a
+// secret the server recognises makes the page a player's: anyone else watches, whatever the
+// address holds.
 
-import { ApiError, copyText, get, h, idFromPath, liveGame, post, secretFromFragment, toast } from "./api.js";
-import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch, turnText } from "./table.js";
+import { ApiError, copyText, get, gameIdFromPath, h, liveGame, post, secretFromFragment, toast } from "./api.js";
+import {
+  GAME_TITLES,
+  afterLastTurn,
+  loadBoard,
+  namesOf,
+  renderAnalysis,
+  renderMoves,
+  renderPlayers,
+  renderResult,
+  renderSince,
+  scoreWords,
+  swatch,
+  turnText,
+} from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
-const id = idFromPath();
+const id = gameIdFromPath();
 const secret = secretFromFragment();
-let me = null; // our player number, when the secret is a seat of this game
+let me = null; // our player number, once the server has said the secret opens a seat
 let view = null;
 let picture = null;
 let pictureCache = new Map(); // ply -> picture (positions never change once played)
@@ -20,6 +35,7 @@ let resignArmed = false;
 let live = null; // the socket
 let pending = null; // {ply, timer} of a move sent over the socket, until its view or refusal
 let hintAsked = null; // the ply a hint was asked for over the socket
+let announced = null; // the last ply read out to screen readers
 
 function showMessage(text, kind = "error") {
   const box = $("message");
@@ -31,6 +47,15 @@ function showMessage(text, kind = "error") {
   box.className = `message ${kind}`;
 }
 
+/** The page for an address that holds no game: what happened, and the way on. */
+function missing(text) {
+  document.title = "Cathedral · no such game";
+  $("title").textContent = "";
+  $("play").classList.add("hidden");
+  $("missing").classList.remove("hidden");
+  $("missing-text").textContent = text;
+}
+
 async function pictureAt(ply) {
   if (pictureCache.has(ply)) return pictureCache.get(ply);
   const result = await get(`/api/games/${encodeURIComponent(id)}/picture?ply=${ply}`);
@@ -40,46 +65,93 @@ async function pictureAt(ply) {
 }
 
 function myTurn() {
-  return (
-    view &&
-    view.status === "playing" &&
-    !view.read_only &&
-    secret &&
-    (me === null ? view.seats[view.current_player] === "human" : view.current_player === me)
-  );
+  return Boolean(view && view.status === "playing" && !view.read_only && me !== null && view.current_player === me);
+}
+
+/** Players skipped since our last turn (a spectator: in the last round), in words. */
+function skipNote() {
+  if (!view.skips || !view.skips.length) return null;
+  const from = me === null ? (view.recent && view.recent.length ? view.recent[0].ply : view.ply + 1) : afterLastTurn(view, me);
+  const skipped = view.skips.filter(([ply]) => ply >= from).flatMap(([, players]) => players);
+  if (!skipped.length) return null;
+  const unique = [...new Set(skipped)];
+  const who = unique.includes(me) && unique.length === 1 ? "You" : namesOf(view, unique);
+  return `${who} could not move and ${unique.length > 1 || who === "You" ? "were" : "was"} skipped`;
+}
+
+function clockNote() {
+  const waiting = view.clock && view.status === "playing" ? view.clock.waiting || [] : [];
+  if (!waiting.length) return null;
+  const others = waiting.filter((p) => p !== me);
+  if (!others.length) return "The clocks start now";
+  return `The clocks start when ${namesOf(view, others)} ${others.length > 1 ? "open their links" : "opens their link"}`;
 }
 
 function drawBanner() {
   const banner = $("banner");
-  const mine = myTurn() && browsing === null;
+  const mine = myTurn() && browsing === null && !sending;
   banner.className = `banner${mine ? " mine" : ""}${view.status === "finished" ? " finished" : ""}`;
   const dotColour = view.status === "playing" ? view.players[view.current_player] : null;
+  const notes = [skipNote(), clockNote()].filter(Boolean);
   banner.replaceChildren(
     dotColour ? swatch(dotColour) : h("span", { class: "flag-end" }, "⚑"),
-    h("span", { id: "turn" }, turnText(view, me)),
+    h("span", { id: "turn" }, sending ? "Sending your move…" : turnText(view, me)),
+    ...notes.map((note) => h("span", { class: "note" }, note)),
     h("span", { class: "spacer" }),
-    h("span", { class: "muted", style: { fontWeight: 400, fontSize: "0.85rem" } }, secret ? "" : "watching"),
+    h("span", { class: "muted watching" }, me === null ? "watching" : ""),
   );
+}
+
+/** Reads the plies other players made since the last announcement out to screen readers. */
+function announce() {
+  if (announced === null || view.ply <= announced) {
+    announced = view.ply;
+    return;
+  }
+  const texts = (view.recent || [])
+    .filter((entry) => entry.ply > announced && entry.player !== me)
+    .map((entry) => (entry.player >= 0 ? `${view.players[entry.player]}: ${entry.text}` : entry.text));
+  announced = view.ply;
+  if (texts.length) $("announce").textContent = texts.join(". ");
+}
+
+function takebackWhy() {
+  if (view.takeback || me === null) return "";
+  const mine = (view.movers || []).lastIndexOf(me);
+  if (mine < 0) return "Nothing of yours to take back yet.";
+  if ((view.movers || []).slice(mine + 1).includes(-1)) return "No take-back: the dice rolled after your move stay rolled.";
+  return "Nothing of yours to take back now.";
 }
 
 function drawSide() {
   renderPlayers($("players"), view, { me, picture, clockBase: receivedAt });
-  renderMoves($("moves"), view.history, { selected: browsing, onPick: browse });
+  const words = scoreWords(view.game);
+  $("score-note").textContent = `${words.label}: ${words.means}.`;
+  const turns = renderSince($("since"), view, me);
+  $("since-title").textContent = me === null ? "The last round" : "Since your last move";
+  $("since-panel").classList.toggle("hidden", turns === 0 && !$("since").children.length);
+  renderMoves($("moves"), view, { selected: browsing, onPick: browse });
   renderResult($("result"), view);
   const playing = view.status === "playing" && !view.read_only;
-  $("notation-form").classList.toggle("hidden", !secret || !playing);
+  const seated = me !== null;
+  $("notation-form").classList.toggle("hidden", !seated || !playing);
   // hints and take-backs are for a person playing only computers (the server's rule)
   const alone = view.seats.filter((kind) => kind === "human").length === 1;
-  $("hint").classList.toggle("hidden", !secret || !playing || !alone);
-  $("takeback").classList.toggle("hidden", !secret || !playing || !alone);
+  $("hint").classList.toggle("hidden", !seated || !playing || !alone);
+  $("takeback").classList.toggle("hidden", !seated || !playing || !alone);
   $("takeback").disabled = !view.takeback || sending;
-  $("resign").classList.toggle("hidden", !secret || !playing || me === null);
-  $("rematch").classList.toggle("hidden", !secret || view.status !== "finished" || view.read_only);
-  if (view.rematch) {
-    $("rematch").textContent = "⟲ Go to the rematch";
-  }
+  const why = seated && playing && alone ? takebackWhy() : "";
+  $("takeback").title = why;
+  $("takeback-why").textContent = why;
+  $("takeback-why").classList.toggle("hidden", !why);
+  $("resign").classList.toggle("hidden", !seated || !playing);
+  $("rematch").classList.toggle("hidden", !seated || view.status !== "finished" || view.read_only);
+  $("rematch").textContent = view.rematch ? "⟲ Go to the rematch" : "⟲ Rematch";
+  const follow = $("follow");
+  follow.classList.toggle("hidden", seated || !view.rematch);
+  if (view.rematch) follow.href = `/g/${encodeURIComponent(view.rematch)}`;
   const join = $("join");
-  const open = (view.open_seats || []).filter(() => !secret && playing);
+  const open = (view.open_seats || []).filter(() => !seated && playing);
   join.classList.toggle("hidden", open.length === 0);
   join.replaceChildren(
     ...open.map((player) =>
@@ -99,11 +171,12 @@ async function drawBoard() {
   }
   if ((browsing === null ? view.ply : browsing) !== ply) return; // a newer view arrived meanwhile
   if (browsing === null) picture = shown;
-  board.show(shown, { interactive: browsing === null && myTurn() && !sending });
+  const interactive = browsing === null && myTurn() && !sending;
+  board.show(shown, { interactive });
   $("board").dataset.ply = String(ply); // the position drawn (tests and scripts wait on it)
-  $("board").dataset.interactive = String(browsing === null && myTurn() && !sending);
+  $("board").dataset.interactive = String(interactive);
   $("viewing").classList.toggle("hidden", browsing === null);
-  $("viewing-text").textContent = browsing === null ? "" : `Position after move ${browsing} of ${view.ply}`;
+  $("viewing-text").textContent = browsing === null ? "" : `Position after ply ${browsing} of ${view.ply}`;
   drawSide();
 }
 
@@ -115,6 +188,7 @@ function setView(next) {
   view = next;
   receivedAt = Date.now();
   drawBanner();
+  announce();
   if (plyChanged || !picture) drawBoard();
   else drawSide();
 }
@@ -126,6 +200,8 @@ async function sendMove(move) {
   sending = true;
   showMessage("");
   $("hint-box").classList.add("hidden");
+  if (board.showHint) board.showHint(null);
+  drawBanner();
   const body = { ply: view.ply };
   if (move.action !== undefined && move.action !== null) body.action = move.action;
   else body.move = move.notation;
@@ -166,6 +242,7 @@ function settlePending(refused) {
   sending = false;
   if (refused) showMessage(refusal(refused));
   else $("notation").value = "";
+  drawBanner();
 }
 
 function refusal(exc) {
@@ -189,6 +266,7 @@ function showHint(info) {
   box.replaceChildren(
     ...renderAnalysis(info, view.players, { onPlay: () => sendMove({ action: info.action, notation: info.move }) }),
   );
+  if (board.showHint && info.final !== false && browsing === null) board.showHint(info.action);
 }
 
 // A hint streams over the socket (the search's progress, then its answer); over HTTP when the
@@ -266,21 +344,46 @@ function tickClocks() {
   }
 }
 
+function onMessage(message) {
+  if (message.type === "view") {
+    if (message.view.rematch && (!view || !view.rematch)) {
+      toast(me !== null ? "A rematch is waiting: press “Go to the rematch”." : "A rematch has started: “Watch the rematch” follows it.");
+    }
+    setView(message.view);
+  } else if (message.type === "hint") {
+    if (hintAsked !== null && hintAsked === view.ply) showHint(message.hint);
+    if (message.hint.final !== false) hintAsked = null;
+  } else if (message.type === "error") {
+    if (pending) {
+      settlePending(new ApiError(message.status, message.error));
+      drawBoard();
+    } else if (hintAsked !== null) {
+      hintAsked = null;
+      $("hint-box").textContent = `No hint: ${message.error}`;
+    } else {
+      showMessage(message.error);
+    }
+  } else if (message.type === "clock") {
+    get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+  }
+}
+
 async function start() {
-  if (!id) {
-    $("banner").textContent = "No game id in the address.";
+  if (id === null) {
+    missing("There is no game at this address: a game's address is /g/ followed by its id.");
     return;
   }
   try {
     view = await get(`/api/games/${encodeURIComponent(id)}`);
   } catch (exc) {
-    $("banner").textContent = exc.status === 404 ? "No such game." : `Cannot load the game: ${exc.message}`;
+    missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
     return;
   }
   if (secret) {
     try {
       const seat = await get(`/api/games/${encodeURIComponent(id)}/seat`, { token: secret });
       me = seat.player;
+      view = await get(`/api/games/${encodeURIComponent(id)}`); // our arrival may start the clocks
     } catch (exc) {
       if (exc.status === 401 || exc.status === 403) {
         showMessage("This link's seat secret is not valid for this game: you are watching.");
@@ -294,27 +397,7 @@ async function start() {
   $("replay").href = `/replay/${encodeURIComponent(id)}`;
   board = await loadBoard(view.game, $("board"), { onMove: sendMove, side: $("board-side") });
   setView(view);
-  live = liveGame(id, (message) => {
-    if (message.type === "view") {
-      if (message.view.rematch && (!view || !view.rematch) && secret) toast("Your opponent wants a rematch: press Rematch to join.");
-      setView(message.view);
-    } else if (message.type === "hint") {
-      if (hintAsked !== null && hintAsked === view.ply) showHint(message.hint);
-      if (message.hint.final !== false) hintAsked = null;
-    } else if (message.type === "error") {
-      if (pending) {
-        settlePending(new ApiError(message.status, message.error));
-        drawBoard();
-      } else if (hintAsked !== null) {
-        hintAsked = null;
-        $("hint-box").textContent = `No hint: ${message.error}`;
-      } else {
-        showMessage(message.error);
-      }
-    } else if (message.type === "clock") {
-      get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
-    }
-  });
+  live = liveGame(id, onMessage);
   setInterval(tickClocks, 500);
   $("notation-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -18,7 +18,7 @@ function item(game, actions) {
   return h(
     "li",
     { "data-game-id": game.id },
-    h("span", {}, h("strong", {}, GAME_TITLES[game.game] || game.game), h("br"), h("span", { class: "muted" }, players, `· move ${game.ply}`)),
+    h("span", {}, h("strong", {}, GAME_TITLES[game.game] || game.game), h("br"), h("span", { class: "muted" }, players, `· turn ${game.turns || 0}`)),
     h("span", { class: "row" }, actions),
   );
 }

@@ -1,11 +1,11 @@
 // The replay page: a step slider over every ply of a finished or uploaded game, the position at
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
-import { get, h, idFromPath, liveGame } from "./api.js";
+import { gameIdFromPath, get, h, liveGame } from "./api.js";
 import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-const id = idFromPath();
+const id = gameIdFromPath();
 let view = null;
 let board = null;
 let ply = 0;
@@ -28,9 +28,9 @@ async function show(n) {
   ply = Math.max(0, Math.min(view.ply, n));
   const mine = ++token;
   $("slider").value = String(ply);
-  $("ply").textContent = `move ${ply} / ${view.ply}`;
+  $("ply").textContent = `ply ${ply} / ${view.ply}`;
   $("analysis").replaceChildren();
-  renderMoves($("moves"), view.history, { selected: ply, onPick: show });
+  renderMoves($("moves"), view, { selected: ply, onPick: show });
   let picture;
   try {
     picture = await pictureAt(ply);
@@ -40,6 +40,8 @@ async function show(n) {
   }
   if (mine !== token) return;
   board.show(picture, { interactive: false });
+  // the players' scores in the position shown, not the final ones
+  renderPlayers($("players"), view, { picture, scores: picture.scores || null });
   $("board").dataset.ply = String(ply);
   const last = ply ? view.history[ply - 1] : "start";
   const toMove = picture.to_move >= 0 ? view.players[picture.to_move] : null;
@@ -88,11 +90,22 @@ function onMessage(message) {
   }
 }
 
+function missing(text) {
+  document.title = "Cathedral · no such game";
+  $("play").classList.add("hidden");
+  $("missing").classList.remove("hidden");
+  $("missing-text").textContent = text;
+}
+
 async function start() {
+  if (id === null) {
+    missing("There is no game at this address: a replay's address is /replay/ followed by the game's id.");
+    return;
+  }
   try {
     view = await get(`/api/games/${encodeURIComponent(id)}`);
   } catch (exc) {
-    $("banner").textContent = exc.status === 404 ? "No such game." : exc.message;
+    missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
     return;
   }
   $("title").textContent = GAME_TITLES[view.game] || view.game;

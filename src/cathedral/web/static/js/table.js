@@ -1,5 +1,5 @@
 // What the game page and the replay page share: the board of a game, the players panel, the
-// move list and the result.
+// move list grouped by turns, what happened since a player's last turn, and the result.
 
 import { formatClock, h, seatColour } from "./api.js";
 
@@ -15,6 +15,58 @@ export const GAME_TITLES = {
   red: "The Red Cathedral",
 };
 
+/** Each game's score in its own words: the unit after a number, and what it means. */
+export const SCORES = {
+  classic: { unit: "unplaced", label: "Unplaced squares", means: "the squares of the buildings still in hand; fewer wins" },
+  allmer: { unit: "stones", label: "Stones", means: "stones still on the board; more win" },
+  red: { unit: "prestige", label: "Prestige", means: "prestige points; most wins" },
+};
+
+export function scoreWords(game) {
+  return SCORES[game] || { unit: "", label: "Score", means: "the game's score" };
+}
+
+/**
+ * The plies from..to (numbered from 1) grouped as people read a game: the set-up (chance
+ * before anyone's first turn), then one group per turn: its player, its number, and its
+ * plies (dice and draws during a turn stay in it, marked `chance`).
+ */
+export function turnGroups(view, from = 1, to = view.ply) {
+  const starts = new Set(view.turn_starts || []);
+  const movers = view.movers || [];
+  const groups = [];
+  let number = (view.turn_starts || []).filter((ply) => ply < from).length;
+  for (let ply = from; ply <= to; ply++) {
+    const player = movers[ply - 1] === undefined ? null : movers[ply - 1];
+    const last = groups[groups.length - 1];
+    const chance = player === -1;
+    if (starts.has(ply) || (!chance && (!last || last.kind !== "turn" || last.player !== player))) {
+      number += starts.has(ply) ? 1 : 0;
+      groups.push({ kind: "turn", player, number, plies: [{ ply, chance }] });
+    } else if (last) {
+      last.plies.push({ ply, chance });
+    } else {
+      groups.push({ kind: chance && number === 0 ? "setup" : "turn", player, number, plies: [{ ply, chance }] });
+    }
+  }
+  return groups;
+}
+
+/**
+ * The ply after the end of `player`'s last completed turn (1 if none): what that player has
+ * not seen yet starts there. A turn under way (`view.in_turn`) is not completed.
+ */
+export function afterLastTurn(view, player, groups = turnGroups(view)) {
+  let mine = groups.filter((g) => g.kind === "turn" && g.player === player);
+  const last = groups[groups.length - 1];
+  if (view.in_turn && view.current_player === player && mine.length && mine[mine.length - 1] === last) {
+    mine = mine.slice(0, -1);
+  }
+  if (!mine.length) return 1;
+  const decisions = mine[mine.length - 1].plies.filter((p) => !p.chance);
+  return decisions[decisions.length - 1].ply + 1;
+}
+
 export async function loadBoard(game, root, handlers) {
   const load = BOARDS[game];
   if (!load) throw new Error(`no board for the game ${game}`);
@@ -28,22 +80,28 @@ export function swatch(name) {
 }
 
 /**
- * Fills the players list: name, who sits there, score, clock; marks the player to move.
- * `clockBase` is {view, receivedAt} so running clocks can tick between views.
+ * Fills the players list: name, who sits there, score in the game's unit, clock (or "waiting"
+ * while the clocks wait for that person to open their link); marks the player to move.
+ * `clockBase` is when the view arrived, so running clocks tick between views; `scores`
+ * replaces the view's (a replay shows those of the position on the board).
  */
-export function renderPlayers(list, view, { me = null, picture = null, clockBase = null } = {}) {
+export function renderPlayers(list, view, { me = null, picture = null, clockBase = null, scores = null } = {}) {
   const clock = view.clock;
-  const scoreLabel = { classic: "unplaced", allmer: "stones", red: "prestige" }[view.game] || "";
+  const words = scoreWords(view.game);
+  const shown = scores || view.scores;
+  const waiting = new Set((clock && clock.waiting) || []);
   list.replaceChildren(
     ...view.players.map((name, player) => {
       const out = picture && picture.alive && !picture.alive[player];
       let clockText = null;
-      if (clock) {
+      if (clock && waiting.has(player)) {
+        clockText = h("span", { class: "clock waiting", "data-clock": player, title: "The clocks start when every player has opened their link" }, "waiting");
+      } else if (clock) {
         let left = clock.remaining_s[player];
         if (clock.running === player && clockBase) left -= (Date.now() - clockBase) / 1000;
         clockText = h(
           "span",
-          { class: `clock${clock.running === player ? " running" : ""}`, "data-clock": player },
+          { class: `clock${clock.running === player ? " running" : ""}`, "data-clock": player, "aria-label": `${name}'s clock` },
           formatClock(left),
         );
       }
@@ -61,43 +119,77 @@ export function renderPlayers(list, view, { me = null, picture = null, clockBase
           h("strong", {}, name),
           " ",
           h("span", { class: "seat-kind" }, player === me ? "you" : kind === "human" ? "human" : `computer · ${kind}`),
+          out ? h("span", { class: "seat-kind" }, " · out") : null,
         ),
         h(
           "span",
           { class: "row", style: { gap: "0.4rem" } },
           clockText,
-          h("span", { class: "score", title: scoreLabel }, view.scores ? String(view.scores[player]) : ""),
+          shown ? h("span", { class: "score", title: `${words.label}: ${words.means}` }, String(shown[player]), h("span", { class: "unit" }, ` ${words.unit}`)) : null,
         ),
       );
     }),
   );
 }
 
-/** Fills the move list; `selected` is the ply shown (null: the live position). */
-export function renderMoves(list, history, { selected = null, onPick } = {}) {
+/** Who a list of players is, in words: "Dark", "Blue and Red". */
+export function namesOf(view, players) {
+  const names = players.map((p) => view.players[p]);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0] || "";
+}
+
+/** The players skipped after each ply: ply -> [players]. */
+function skipsByPly(view) {
+  return new Map((view.skips || []).map(([ply, players]) => [ply, players]));
+}
+
+/**
+ * Fills the move list: the set-up folded, then a line per turn with its number, its player's
+ * colour and name, each of its plies (a button that shows the position after it; dice and
+ * draws small), and who was skipped. `selected` is the ply shown (null: the live position).
+ */
+export function renderMoves(list, view, { selected = null, onPick } = {}) {
+  const skips = skipsByPly(view);
+  const button = (ply, chance) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: chance ? "chance" : null,
+        "aria-current": String(selected === ply),
+        "aria-label": `${chance ? "chance" : view.players[view.movers ? view.movers[ply - 1] : 0] || ""}: ${view.history[ply - 1]} (ply ${ply})`,
+        "data-ply": ply,
+        onclick: () => onPick(ply),
+      },
+      view.history[ply - 1],
+    );
   list.replaceChildren(
-    ...history.map((notation, i) => {
-      const chance = /^(roll|setup|tiles?|plan|card|influence card|die setup)\b/.test(notation) && !/^die /.test(notation);
+    ...turnGroups(view).map((group) => {
+      if (group.kind === "setup") {
+        const draws = group.plies.length;
+        const open = selected !== null && group.plies.some((p) => p.ply === selected);
+        return h(
+          "li",
+          { class: "setup" },
+          h("details", { open: open || null }, h("summary", {}, `Set-up · ${draws} draw${draws === 1 ? "" : "s"}`), h("span", { class: "plies" }, group.plies.map((p) => button(p.ply, true)))),
+        );
+      }
+      const name = view.players[group.player] || "";
+      const skipped = group.plies.flatMap((p) => skips.get(p.ply) || []);
       return h(
         "li",
-        { class: chance ? "chance" : "" },
-        h(
-          "button",
-          {
-            type: "button",
-            "aria-current": String(selected === i + 1),
-            "data-ply": i + 1,
-            onclick: () => onPick(i + 1),
-          },
-          h("span", { class: "n" }, `${i + 1}.`),
-          h("span", {}, notation),
-        ),
+        { class: "turn", "data-turn": group.number, "data-player": group.player },
+        h("span", { class: "n" }, `${group.number}.`),
+        swatch(name),
+        h("span", { class: "who" }, name),
+        h("span", { class: "plies" }, group.plies.map((p) => button(p.ply, p.chance))),
+        skipped.length ? h("span", { class: "skip" }, `${namesOf(view, skipped)} skipped`) : null,
       );
     }),
   );
   // scroll the list itself (never the page) to the shown move
   const current = list.querySelector('[aria-current="true"]');
-  const target = current ? current.parentElement : list.lastElementChild;
+  const target = current ? current.closest("li") : list.lastElementChild;
   if (target) {
     const top = target.offsetTop; // the list is the offset parent (position: relative)
     if (top < list.scrollTop) list.scrollTop = top;
@@ -107,7 +199,62 @@ export function renderMoves(list, history, { selected = null, onPick } = {}) {
   }
 }
 
-/** Fills the result panel (hidden while the game goes on). */
+/**
+ * What happened since `me`'s last completed turn, in the game's words: each other player's
+ * turn (colour, name, what each decision did), dice and draws folded into one line, players
+ * skipped. A spectator (`me` null) sees the last round. Returns the number of turns shown.
+ */
+export function renderSince(list, view, me) {
+  const groups = turnGroups(view);
+  const recent = view.recent || [];
+  const first = recent.length ? recent[0].ply : view.ply + 1;
+  const from = me === null ? first : Math.max(afterLastTurn(view, me, groups), 1);
+  const texts = new Map(recent.map((r) => [r.ply, r.text]));
+  const text = (ply) => texts.get(ply) || view.history[ply - 1];
+  const items = [];
+  let turns = 0;
+  for (const group of groups) {
+    const plies = group.plies.filter((p) => p.ply >= from);
+    if (!plies.length || (group.kind === "turn" && group.player === me)) continue;
+    const decisions = plies.filter((p) => !p.chance);
+    const chance = plies.filter((p) => p.chance);
+    const name = group.kind === "turn" ? view.players[group.player] || "" : "";
+    if (decisions.length) turns += 1;
+    items.push(
+      h(
+        "li",
+        { class: decisions.length ? "turn" : "chance", "data-player": group.kind === "turn" ? group.player : null },
+        decisions.length ? h("div", { class: "who" }, swatch(name), h("strong", {}, name)) : null,
+        ...decisions.map((p) => h("div", { class: "did", "data-ply": p.ply }, text(p.ply))),
+        chance.length
+          ? h("div", { class: "dice", "data-plies": chance.map((p) => p.ply).join(" ") }, `Dice and draws: ${chance.length > 8 ? `${chance.length} of them` : chance.map((p) => view.history[p.ply - 1]).join(" · ")}`)
+          : null,
+      ),
+    );
+  }
+  list.replaceChildren(...items);
+  return turns;
+}
+
+function ordinal(n) {
+  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+}
+
+/** How each player finished, in words: won, lost, drew, resigned, out of time, or a place. */
+export function outcomes(view) {
+  const result = view.result;
+  const returns = result.returns || [];
+  return view.players.map((_, p) => {
+    if (result.resigned === p) return result.timeout ? "out of time" : "resigned";
+    if (view.players.length === 2) return returns[p] > 0 ? "won" : returns[p] < 0 ? "lost" : "drew";
+    const place = 1 + returns.filter((r) => r > returns[p]).length;
+    const shared = returns.filter((r) => r === returns[p]).length > 1;
+    return `${shared ? "shared " : ""}${ordinal(place)}`;
+  });
+}
+
+/** Fills the result panel (hidden while the game goes on): who won and how, the scores in
+ * the game's words, and a word when the game ended before its rules did. */
 export function renderResult(panel, view) {
   if (view.status !== "finished" || !view.result) {
     panel.classList.add("hidden");
@@ -115,30 +262,40 @@ export function renderResult(panel, view) {
   }
   panel.classList.remove("hidden");
   const result = view.result;
+  const words = scoreWords(view.game);
+  const how = outcomes(view);
   const rows = view.players.map((name, p) =>
-    h(
-      "tr",
-      {},
-      h("td", {}, swatch(name), " ", name),
-      h("td", {}, String(result.scores ? result.scores[p] : "")),
-      h("td", {}, result.returns ? (result.returns[p] > 0 ? "won" : result.returns[p] < 0 ? "lost" : "drew") : ""),
-    ),
+    h("tr", { "data-player": p }, h("td", {}, swatch(name), " ", name), h("td", {}, String(result.scores ? result.scores[p] : "")), h("td", {}, how[p])),
   );
+  const early = result.resigned !== null && result.resigned !== undefined;
   panel.replaceChildren(
     h("h3", {}, "Result"),
-    h("div", {}, result.text),
+    h("div", { class: "result-text" }, resultText(view)),
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { title: words.means }, words.label), h("th", {}, ""))),
       h("tbody", {}, rows),
     ),
+    h("p", { class: "muted small" }, early ? `The game ended before its rules did: ${words.label.toLowerCase()} as they stood.` : `${words.label}: ${words.means}.`),
   );
+}
+
+/** The result in one sentence: a resignation or a fallen flag says so, with the winner. */
+export function resultText(view) {
+  const result = view.result;
+  if (!result) return "The game is over.";
+  if (result.resigned !== null && result.resigned !== undefined && view.players.length === 2) {
+    const loser = view.players[result.resigned];
+    const winner = view.players[1 - result.resigned];
+    return result.timeout ? `${loser} ran out of time: ${winner} wins` : `${loser} resigned: ${winner} wins`;
+  }
+  return result.text;
 }
 
 /** One line for the banner: whose turn, or the result. */
 export function turnText(view, me) {
-  if (view.status === "finished") return view.result ? view.result.text : "The game is over.";
+  if (view.status === "finished") return resultText(view);
   const player = view.current_player;
   const name = view.players[player];
   if (player === me) return `Your move — ${name}`;

@@ -1,6 +1,8 @@
 // Allmer's Cathedral: the cross of five fields with its lines, strong points and passages.
 // Click one of your stones to see its landings; point at a landing to see the stones it would
-// convert; click it to step. A chain goes on from the same stone until you press Stop.
+// convert; click it to step. A chain goes on from the same stone until you press Stop. A tap
+// or click near a stone or landing counts as on it (the points are close on a phone); the
+// keyboard walks them with Tab (or the arrows), Enter picks.
 
 import { h, s } from "../api.js";
 
@@ -35,6 +37,7 @@ export function createBoard(root, { onMove }) {
     last: s("g", { "pointer-events": "none" }),
     stones: s("g"),
     hover: s("g", { "pointer-events": "none" }),
+    hint: s("g", { "pointer-events": "none" }),
     overlay: s("g"),
     labels: s("g", { "font-size": 10, fill: "#e8d4a8", "text-anchor": "middle" }),
   };
@@ -60,10 +63,10 @@ export function createBoard(root, { onMove }) {
     { class: "btn primary hidden", type: "button", onclick: () => stop() },
     "■ Stop the chain",
   );
-  const status = h("span", { class: "muted", "aria-live": "polite" });
-  const counts = h("div", { class: "row" });
+  const status = h("span", { class: "feedback", "aria-live": "polite" });
   const tools = h("div", { class: "tools" }, stopButton, status);
-  root.append(frame, tools, h("div", { class: "panel" }, h("h3", {}, "Stones"), counts));
+  root.append(frame, tools);
+  let hintAction = null; // a hint's step, drawn as an arrow
 
   let drawnField = null;
   function drawField() {
@@ -152,7 +155,7 @@ export function createBoard(root, { onMove }) {
       if (!value) return;
       const colour = picture.players[value - 1];
       const pt = picture.points[p];
-      const eliminated = picture.eliminated.includes(value - 1);
+      const eliminated = picture.eliminated.includes(value - 1); // out: still seen, dashed
       const movable = options.interactive && stepsOf(p).length > 0;
       const g = s("g", {
         class: `stone ${colour.toLowerCase()}${movable ? " movable" : ""}${p === selected ? " selected" : ""}`,
@@ -160,7 +163,7 @@ export function createBoard(root, { onMove }) {
         tabindex: movable ? 0 : null,
         role: movable ? "button" : null,
         "aria-label": movable ? `stone on ${pt.name}` : null,
-        opacity: eliminated ? 0.35 : 1,
+        opacity: eliminated ? 0.7 : 1,
       });
       if (p === selected || p === chainStone) {
         g.append(
@@ -174,9 +177,10 @@ export function createBoard(root, { onMove }) {
           cx: px(pt.x),
           cy: py(pt.y),
           r: 11,
-          fill: eliminated ? "#888" : `url(#stone-${colour})`,
-          stroke: STONE_EDGE[colour],
-          "stroke-width": 1.2,
+          fill: `url(#stone-${colour})`,
+          stroke: eliminated ? "#1c130b" : STONE_EDGE[colour],
+          "stroke-width": eliminated ? 2 : 1.2,
+          "stroke-dasharray": eliminated ? "3 2" : null,
         }),
       );
       if (movable) {
@@ -309,20 +313,55 @@ export function createBoard(root, { onMove }) {
     }
   });
 
-  function drawCounts() {
-    counts.replaceChildren(
-      ...picture.players.map((name, player) => {
-        const c = name;
-        const out = !picture.alive[player];
-        return h(
-          "span",
-          { class: "row", style: { opacity: out ? 0.45 : 1, marginRight: "0.8rem" } },
-          h("span", { class: "swatch", style: { background: STONE[c] } }),
-          `${name} ${picture.counts[player]}`,
-          out ? " (out)" : "",
-        );
-      }),
-    );
+  // A tap or click between points goes to the nearest stone or landing within one gap.
+  function nearest(event) {
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return null;
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    let best = null;
+    let bestDistance = GAP;
+    for (const el of svg.querySelectorAll(".landing, .stone.movable")) {
+      const at = picture.points.find((pt) => pt.name === el.dataset.point);
+      if (!at) continue;
+      const distance = Math.hypot(px(at.x) - point.x, py(at.y) - point.y);
+      if (distance < bestDistance) {
+        best = el;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
+
+  svg.addEventListener("click", (event) => {
+    if (!options.interactive || event.target.closest(".landing, .stone.movable")) return;
+    const target = nearest(event);
+    if (target) target.dispatchEvent(new MouseEvent("click", { bubbles: false }));
+  });
+
+  // The arrow keys walk the stones and landings in reading order, like Tab.
+  svg.addEventListener("keydown", (event) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
+    const items = [...svg.querySelectorAll(".landing, .stone.movable")];
+    if (!items.length) return;
+    const at = items.indexOf(document.activeElement);
+    const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
+    items[(at + step + items.length) % items.length].focus();
+    event.preventDefault();
+  });
+
+  function drawHint() {
+    layers.hint.replaceChildren();
+    if (hintAction === null) return;
+    for (const move of picture.moves) {
+      const step = move.steps.find((st) => st.action === hintAction);
+      if (!step) continue;
+      const a = picture.points[move.from];
+      const b = picture.points[step.to];
+      layers.hint.append(
+        s("line", { x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y), stroke: "#2f64b3", "stroke-width": 4, "stroke-linecap": "round", "stroke-dasharray": "6 4", class: "hint-arrow" }),
+        s("circle", { cx: px(b.x), cy: py(b.y), r: 12, fill: "none", stroke: "#2f64b3", "stroke-width": 3 }),
+      );
+    }
   }
 
   return {
@@ -337,10 +376,16 @@ export function createBoard(root, { onMove }) {
       drawField();
       drawStones();
       drawOverlay();
-      drawCounts();
+      hintAction = null;
+      drawHint();
       const canStop = Boolean(opts.interactive && picture.chain && picture.chain.stop);
       stopButton.classList.toggle("hidden", !canStop);
       tools.classList.toggle("hidden", !opts.interactive);
+    },
+    /** Draws a hint's step as an arrow (null: none). */
+    showHint(action) {
+      hintAction = action;
+      drawHint();
     },
     destroy() {
       document.removeEventListener("keydown", onKey);

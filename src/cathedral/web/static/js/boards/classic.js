@@ -111,8 +111,8 @@ export function createBoard(root, { onMove }) {
     s(
       "linearGradient",
       { id: "pave", x1: 0, y1: 0, x2: 1, y2: 1 },
-      s("stop", { offset: "0", "stop-color": "#d8c69c" }),
-      s("stop", { offset: "1", "stop-color": "#cbb68a" }),
+      s("stop", { offset: "0", "stop-color": "#ccb98d" }),
+      s("stop", { offset: "1", "stop-color": "#bfa97b" }),
     ),
   );
   const layers = {
@@ -121,13 +121,14 @@ export function createBoard(root, { onMove }) {
     buildings: s("g"),
     marks: s("g"),
     ghost: s("g", { "pointer-events": "none" }),
+    hint: s("g", { "pointer-events": "none" }),
     labels: s("g", { "font-size": 11, fill: "#e8d4a8", "text-anchor": "middle" }),
   };
   svg.append(defs, ...Object.values(layers));
 
   // the pavement and the coordinates never change
   for (let sq = 0; sq < SIZE * SIZE; sq++) {
-    const tone = (fileOf(sq) + rankOf(sq)) % 2 ? "url(#pave)" : "#d3c194";
+    const tone = (fileOf(sq) + rankOf(sq)) % 2 ? "url(#pave)" : "#c8b384";
     layers.base.append(
       s("rect", { x: x0(fileOf(sq)), y: y0(rankOf(sq)), width: CELL, height: CELL, fill: tone }),
     );
@@ -491,6 +492,17 @@ export function createBoard(root, { onMove }) {
       drawCity();
       drawTrays();
       drawGhost();
+      layers.hint.replaceChildren();
+    },
+    /** Draws a hint's placement on the city, outlined (null: none). */
+    showHint(action) {
+      layers.hint.replaceChildren();
+      const move = action === null ? null : picture.moves.find((m) => m.action === action);
+      if (!move) return;
+      for (const sq of move.squares) {
+        layers.hint.append(s("rect", { x: x0(fileOf(sq)) + 3, y: y0(rankOf(sq)) + 3, width: CELL - 6, height: CELL - 6, rx: 4, fill: "rgba(47,100,179,0.25)" }));
+      }
+      layers.hint.append(outline(move.squares, { stroke: "#2f64b3", "stroke-width": 4, "stroke-dasharray": "7 4", class: "hint-shape" }));
     },
     destroy() {
       document.removeEventListener("keydown", onKey);

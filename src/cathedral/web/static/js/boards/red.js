@@ -39,14 +39,41 @@ const PIPS = {
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
 };
 
+const MATERIALS = ["wood", "brick", "stone", "gold", "green", "purple"];
+
+/** A resource with its colour and amount; hovering (or a screen reader) gives it in words. */
 function mat(name, amount) {
-  return h("span", { class: `mat ${name}`, title: name }, h("i"), amount === undefined ? name : `${amount}`);
+  const words = amount === undefined ? name : `${amount} ${name}`;
+  return h("span", { class: `mat ${name}`, title: words, "aria-label": words }, h("i", { "aria-hidden": "true" }), amount === undefined ? name : `${amount}`);
 }
 
 function amounts(obj) {
   const entries = Object.entries(obj || {});
   if (!entries.length) return [h("span", { class: "muted" }, "—")];
   return entries.map(([name, n]) => mat(name, n));
+}
+
+/** "2 brick, 1 stone" */
+function inWords(obj) {
+  const entries = Object.entries(obj || {}).filter(([, n]) => n);
+  return entries.length ? entries.map(([name, n]) => `${n} ${name}`).join(", ") : "nothing";
+}
+
+/** A cathedral card in words: what it costs (or still needs), what building it gives, and
+ * whom its completion would cost recognition. */
+function cardWords(slot, players) {
+  const parts = [`${slot.name}, a ${slot.level}`];
+  if (slot.built) parts.push(`built${slot.owner !== null ? ` by ${players[slot.owner]}` : ""}`);
+  else if (slot.owner !== null) parts.push(`claimed by ${players[slot.owner]}, still needs ${inWords(slot.need)}`);
+  else parts.push(`costs ${inWords(slot.cost)}`);
+  if (!slot.built) parts.push(`completing it gives ${slot.recognition} recognition${slot.rubles ? ` and ${slot.rubles} rubles` : ""}`);
+  if (slot.penalties) {
+    const lost = slot.penalties.map((n, p) => (n ? `${players[p]} ${n}` : "")).filter(Boolean);
+    parts.push(`its completion costs ${lost.join(", ")} recognition (their unfinished cards below)`);
+  }
+  if (slot.tile) parts.push(`workshop tile: ${slot.tile.text}`);
+  if (slot.ornament) parts.push(`${players[slot.ornament.owner]}'s ${slot.ornament.kind}`);
+  return parts.join("; ");
 }
 
 /** "+2 brick −1 rubles" with colours, from a yields object. */
@@ -91,10 +118,10 @@ function die(cx, cy, colour, pips, size = 18) {
 export function createBoard(root, { onMove, side = null }) {
   let picture = null;
   let options = {};
-  let focusSlot = null;
+  let menu = null; // the ways to build on a card, shown next to it
   let lastDice = null; // colour -> "space:pips" of the picture drawn before, to show rolls
 
-  const marketSvg = s("svg", { class: "market-svg", viewBox: "0 0 320 320", role: "img", "aria-label": "The market" });
+  const marketSvg = s("svg", { class: "market-svg", viewBox: "0 0 320 320", role: "group", "aria-label": "The market: eight spaces, their resources and dice" });
   const influenceList = h("div", { class: "influence", style: { fontSize: "0.78rem" } });
   const towers = h("div", { class: "towers" });
   const supply = h("div", { class: "row", style: { fontSize: "0.8rem", marginTop: "0.4rem" } });
@@ -146,21 +173,22 @@ export function createBoard(root, { onMove, side = null }) {
         }),
         s("rect", {
           x: x - 17,
-          y: y - 30,
+          y: y - 34,
           width: 34,
-          height: 22,
+          height: 20,
           rx: 4,
           fill: RESOURCE_COLOUR[space.resource] || "#ccc",
           stroke: "#3a2a1a",
         }),
-        s("text", { x, y: y - 14, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#1c130b" }, `×${space.yield}`),
-        s("text", { x, y: y + 2, "text-anchor": "middle", "font-size": 8.5, fill: "#3a2a1a" }, space.resource || "?"),
+        s("text", { x, y: y - 19.5, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#1c130b" }, `×${space.yield}`),
+        // the label above the dice: a die never hides it
+        s("text", { x, y: y - 3, "text-anchor": "middle", "font-size": 9, fill: "#2b1d12" }, space.resource || "?"),
         s("text", { x: x - 30, y: y - 24, "font-size": 9, fill: "#4b1a10", "font-weight": 700 }, String(i + 1)),
       );
       space.dice.forEach((d, k) => {
         const n = space.dice.length;
-        const dx = x + (k - (n - 1) / 2) * 20;
-        const face = die(dx, y + 18, d.colour, d.pips);
+        const dx = x + (k - (n - 1) / 2) * 19;
+        const face = die(dx, y + 16, d.colour, d.pips, 17);
         const key = `${i}:${d.pips}`;
         if (lastDice && lastDice.get(d.colour) !== undefined && lastDice.get(d.colour) !== key) {
           face.classList.add(lastDice.get(d.colour).startsWith(`${i}:`) ? "rolled" : "moved");
@@ -168,11 +196,12 @@ export function createBoard(root, { onMove, side = null }) {
         const choice = dieChoices.get(d.colour);
         if (choice) {
           face.classList.add("clickable");
+          face.dataset.action = String(choice.action);
           face.setAttribute("tabindex", "0");
           face.setAttribute("role", "button");
           face.setAttribute("aria-label", `${choice.notation}: to space ${choice.space + 1}, take up to ${choice.take.up_to} ${choice.take.resource}`);
           face.append(s("title", {}, `${choice.notation} → space ${choice.space + 1}: take up to ${choice.take.up_to} ${choice.take.resource}`));
-          face.prepend(s("rect", { x: dx - 12, y: y + 6, width: 24, height: 24, rx: 6, fill: "none", stroke: "#f2b01e", "stroke-width": 2.5 }));
+          face.prepend(s("rect", { x: dx - 11.5, y: y + 4.5, width: 23, height: 23, rx: 6, fill: "none", stroke: "#f2b01e", "stroke-width": 2.5 }));
           face.addEventListener("click", () => onMove(choice));
           face.addEventListener("keydown", (event) => {
             if (event.key === "Enter" || event.key === " ") onMove(choice);
@@ -205,7 +234,11 @@ export function createBoard(root, { onMove, side = null }) {
     towers.replaceChildren();
     root.querySelector(".plan-title").textContent = picture.plan ? `Cathedral · plan ${picture.plan}` : "Cathedral";
     const claimBySlot = new Map(choices("claim").map((c) => [c.slot, c]));
-    const buildSlots = new Set(choices().filter((c) => c.kind === "deliver" || c.kind === "ornament").map((c) => c.slot));
+    const buildBySlot = new Map();
+    for (const c of choices().filter((c) => c.kind === "deliver" || c.kind === "ornament")) {
+      if (!buildBySlot.has(c.slot)) buildBySlot.set(c.slot, []);
+      buildBySlot.get(c.slot).push(c);
+    }
     for (const tower of picture.towers) {
       const col = h("div", { class: "tower" }, h("div", { class: "label" }, `T${tower.tower + 1}`));
       for (const slot of tower.slots) {
@@ -215,38 +248,87 @@ export function createBoard(root, { onMove, side = null }) {
         }
         const owner = slot.owner !== null ? picture.players[slot.owner] : null;
         const claim = claimBySlot.get(slot.slot);
-        const target = buildSlots.has(slot.slot);
+        const builds = buildBySlot.get(slot.slot) || [];
+        const words = cardWords(slot, picture.players);
+        const action = claim ? ` Click to ${claim.notation}.` : builds.length ? ` Click to build on it (${builds.length === 1 ? builds[0].notation : `${builds.length} ways`}).` : "";
+        const stillNeeds = !slot.built && slot.owner !== null;
         const card = h(
-          claim || target ? "button" : "div",
+          claim || builds.length ? "button" : "div",
           {
-            class: `card ${slot.level}${slot.built ? " built" : ""}${claim ? " claimable" : ""}${target ? " target" : ""}`,
+            class: `card ${slot.level}${slot.built ? " built" : ""}${claim ? " claimable" : ""}${builds.length ? " target" : ""}`,
             "data-slot": slot.name,
-            type: claim || target ? "button" : null,
+            type: claim || builds.length ? "button" : null,
             style: owner ? { "--owner": seatColour(owner) } : null,
-            title: claim ? `${claim.notation}` : target ? `build on ${slot.name}` : `${slot.name} ${slot.level}`,
-            onclick: claim
-              ? () => onMove(claim)
-              : target
-                ? () => {
-                    focusSlot = focusSlot === slot.slot ? null : slot.slot;
-                    drawDecision();
-                  }
-                : null,
+            title: words + action,
+            "aria-label": words + action,
+            onclick: claim ? () => onMove(claim) : builds.length ? (event) => build(event.currentTarget, slot, builds) : null,
+            "data-actions": [claim, ...builds].filter(Boolean).map((c) => c.action).join(" ") || null,
           },
           h("div", { class: "name" }, slot.name, " ", h("span", { class: "level" }, slot.level)),
-          h("div", {}, ...amounts(slot.built ? slot.cost : slot.owner !== null ? slot.need : slot.cost)),
-          h("div", {}, mat("recognition", slot.recognition), slot.rubles ? mat("rubles", slot.rubles) : null),
+          h("div", { class: "line" }, h("span", { class: "tag" }, slot.built ? "cost" : stillNeeds ? "needs" : "cost"), ...amounts(slot.built ? slot.cost : stillNeeds ? slot.need : slot.cost)),
+          slot.built ? null : h("div", { class: "line" }, h("span", { class: "tag" }, "gives"), mat("recognition", slot.recognition), slot.rubles ? mat("rubles", slot.rubles) : null),
           slot.tile ? h("div", { class: "muted" }, `tile ${slot.tile.text}`) : null,
-          slot.penalties ? h("div", { style: { color: "var(--bad)" } }, `penalty ${slot.penalties.map((n, p) => (n ? `${picture.players[p]} −${n}` : "")).filter(Boolean).join(" ")}`) : null,
-          owner ? h("span", { class: "flag", title: `${owner}'s banner` }) : null,
-          slot.ornament ? h("span", { class: "orn", title: `${slot.ornament.kind} of ${picture.players[slot.ornament.owner]}` }, ORNAMENT_ICON[slot.ornament.kind]) : null,
+          slot.penalties ? h("div", { class: "penalty" }, `if built: ${slot.penalties.map((n, p) => (n ? `${picture.players[p]} −${n}` : "")).filter(Boolean).join(" ")}`) : null,
+          owner ? h("span", { class: "flag", title: `${owner}'s banner`, "aria-hidden": "true" }) : null,
+          slot.ornament ? h("span", { class: "orn", title: `${slot.ornament.kind} of ${picture.players[slot.ornament.owner]}`, "aria-hidden": "true" }, ORNAMENT_ICON[slot.ornament.kind]) : null,
         );
         col.append(card);
       }
       towers.append(col);
     }
-    supply.replaceChildren(h("span", { class: "muted" }, "Supply "), ...amounts(picture.supply));
+    supply.replaceChildren(
+      h("div", { class: "row" }, h("span", { class: "muted" }, "Supply "), ...amounts(picture.supply)),
+      h(
+        "div",
+        { class: "legend", "aria-label": "Legend" },
+        ...MATERIALS.map((name) => mat(name)),
+        mat("recognition"),
+        mat("rubles"),
+        h("span", { class: "muted" }, "· a card's “cost” is what its owner delivers, “gives” what completing it earns, “if built” the recognition its completion costs owners of unfinished cards below"),
+      ),
+    );
   }
+
+  /** Building on a card: its one way at once, or the few ways next to the card. */
+  function build(anchor, slot, builds) {
+    closeMenu();
+    if (builds.length === 1) {
+      onMove(builds[0]);
+      return;
+    }
+    const rect = anchor.getBoundingClientRect();
+    menu = h(
+      "div",
+      { class: "card-menu panel", role: "menu", "aria-label": `Build on ${slot.name}` },
+      h("div", { class: "muted small" }, `Build on ${slot.name}`),
+      ...builds.map((c) =>
+        h(
+          "button",
+          { class: "choice", type: "button", role: "menuitem", "data-notation": c.notation, onclick: () => { closeMenu(); onMove(c); } },
+          h("strong", {}, c.notation),
+          h("span", { class: "yield" }, ...yieldText(c.yields, c.others)),
+        ),
+      ),
+    );
+    menu.style.left = `${Math.max(8, Math.min(window.scrollX + rect.left, window.scrollX + document.documentElement.clientWidth - 260))}px`;
+    menu.style.top = `${window.scrollY + rect.bottom + 4}px`;
+    document.body.append(menu);
+    menu.querySelector("button").focus();
+  }
+
+  function closeMenu() {
+    if (menu) menu.remove();
+    menu = null;
+  }
+
+  function onKey(event) {
+    if (event.key === "Escape") closeMenu();
+  }
+  function onOutside(event) {
+    if (menu && !menu.contains(event.target) && !event.target.closest(".card.target")) closeMenu();
+  }
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", onOutside);
 
   function drawHoldings() {
     holdings.replaceChildren(
@@ -263,11 +345,12 @@ export function createBoard(root, { onMove, side = null }) {
             "div",
             { class: "stats" },
             mat("prestige", `${p.prestige} prestige`),
-            mat("recognition", `${p.recognition} (next ★ ${p.next_prestige_space})`),
+            h("span", { title: "The recognition marker moves a space per recognition point; each prestige space it reaches is a prestige point" }, mat("recognition", `marker on ${p.recognition}`), h("span", { class: "muted" }, ` · next prestige at ${p.next_prestige_space}`)),
             mat("rubles", `${p.rubles} rubles`),
           ),
-          h("div", {}, "Inventory ", ...amounts(Object.fromEntries(Object.entries(p.inventory).filter(([, n]) => n))), h("span", { class: "muted" }, ` (${p.free_slots} free)`)),
-          h("div", { class: "muted" }, `Banners ${p.banners_in_inventory} + ${p.banners_outside} · completed ${p.completed} · ornaments ${Object.entries(p.ornaments).map(([k, n]) => `${k} ${n}`).join(", ")}`),
+          h("div", {}, "Inventory ", ...amounts(Object.fromEntries(Object.entries(p.inventory).filter(([, n]) => n))), h("span", { class: "muted" }, ` (${p.free_slots} slot${p.free_slots === 1 ? "" : "s"} free)`)),
+          h("div", { class: "muted" }, `Banners to place: ${p.banners_in_inventory} in the inventory, ${p.banners_outside} beside it · sections completed: ${p.completed}`),
+          h("div", { class: "muted" }, `Ornaments left: ${Object.entries(p.ornaments).map(([k, n]) => `${k} ${n}`).join(", ")}`),
           h(
             "div",
             { class: "workshop" },
@@ -275,7 +358,7 @@ export function createBoard(root, { onMove, side = null }) {
               h(
                 "div",
                 { class: `ws${w.tile ? " filled" : ""}${w.up ? " up" : ""}`, title: `space ${w.space + 1}: ${w.die} die, cost ${w.cost}${w.ornament ? `, ${w.ornament}` : ""}` },
-                h("div", { style: { color: DIE_COLOUR[w.die] === "#f4f1ea" ? "#777" : DIE_COLOUR[w.die], fontWeight: 700 } }, `${w.space + 1} ${w.die}`),
+                h("div", { class: "ws-die" }, h("i", { class: "die-dot", style: { background: DIE_COLOUR[w.die] }, "aria-hidden": "true" }), `${w.space + 1} ${w.die}`),
                 w.tile ? (w.up ? w.text : "face down") : `${w.cost}₽`,
               ),
             ),
@@ -298,11 +381,7 @@ export function createBoard(root, { onMove, side = null }) {
     if (!options.interactive) return;
     const groups = h("div", { class: "choices" });
     for (const [kind, title] of KIND_TITLES) {
-      let list = d.choices.filter((c) => c.kind === kind);
-      if (focusSlot !== null && (kind === "deliver" || kind === "ornament")) {
-        const focused = list.filter((c) => c.slot === focusSlot);
-        if (focused.length) list = focused;
-      }
+      const list = d.choices.filter((c) => c.kind === kind);
       if (!list.length) continue;
       groups.append(
         h(
@@ -315,7 +394,7 @@ export function createBoard(root, { onMove, side = null }) {
             ...list.map((c) =>
               h(
                 "button",
-                { class: "choice", type: "button", "data-notation": c.notation, onclick: () => onMove(c) },
+                { class: "choice", type: "button", "data-notation": c.notation, "data-action": c.action, onclick: () => onMove(c) },
                 h("strong", {}, label(c)),
                 h("span", { class: "yield" }, ...yieldText(c.yields, c.others)),
               ),
@@ -338,13 +417,25 @@ export function createBoard(root, { onMove, side = null }) {
     show(next, opts = {}) {
       picture = next;
       options = opts;
-      if (!picture.decision || picture.decision.phase !== "build") focusSlot = null;
+      closeMenu();
       drawMarket();
       drawTowers();
       drawHoldings();
       drawDecision();
     },
+    /** Marks a hint's choice, and its die or card, on the table (null: none). */
+    showHint(action) {
+      for (const el of document.querySelectorAll(".red-table .hinted, .decision .hinted")) el.classList.remove("hinted");
+      if (action === null) return;
+      for (const el of document.querySelectorAll(`.decision [data-action="${action}"], .market-svg [data-action="${action}"]`)) el.classList.add("hinted");
+      for (const el of document.querySelectorAll(".card[data-actions]")) {
+        if (el.dataset.actions.split(" ").includes(String(action))) el.classList.add("hinted");
+      }
+    },
     destroy() {
+      closeMenu();
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onOutside);
       decision.remove();
       root.replaceChildren();
     },
