@@ -95,4 +95,4 @@ def pages(browser, server):
     opened = Pages(browser, server)
     yield opened
     opened.close()
-    assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
+    assert not opened.unexpected(), "console errors:\n" + "\n".join(opened.unexpected())

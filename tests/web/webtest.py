@@ -63,6 +63,7 @@ class Pages:
         self.server = server
         self.contexts = []
         self.errors: list[str] = []
+        self.expected: list[str] = []
 
     def open(self, path: str = "/", *, phone: bool = False):
         viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
@@ -83,6 +84,13 @@ class Pages:
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.goto(path)
         return page
+
+    def expect_error(self, text: str) -> None:
+        """Console errors holding ``text`` are expected (a refused request logs one)."""
+        self.expected.append(text)
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(text in e for text in self.expected)]
 
     def close(self) -> None:
         for context in self.contexts:

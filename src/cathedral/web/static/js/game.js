@@ -72,7 +72,8 @@ function myTurn() {
 function skipNote() {
   if (!view.skips || !view.skips.length) return null;
   const from = me === null ? (view.recent && view.recent.length ? view.recent[0].ply : view.ply + 1) : afterLastTurn(view, me);
-  const skipped = view.skips.filter(([ply]) => ply >= from).flatMap(([, players]) => players);
+  // a skip is told with the ply after which it happened: our own last one counts
+  const skipped = view.skips.filter(([ply]) => ply >= from - 1).flatMap(([, players]) => players);
   if (!skipped.length) return null;
   const unique = [...new Set(skipped)];
   const who = unique.includes(me) && unique.length === 1 ? "You" : namesOf(view, unique);

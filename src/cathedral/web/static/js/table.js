@@ -213,7 +213,15 @@ export function renderSince(list, view, me) {
   const text = (ply) => texts.get(ply) || view.history[ply - 1];
   const items = [];
   let turns = 0;
+  const skips = skipsByPly(view);
   for (const group of groups) {
+    // players passed over right after our own last move: said first, in plain words
+    if (group.kind === "turn" && group.player === me) {
+      for (const p of group.plies.filter((q) => q.ply === from - 1 && skips.has(q.ply))) {
+        const skipped = skips.get(p.ply);
+        items.push(h("li", { class: "skip" }, `${namesOf(view, skipped)} could not move and ${skipped.length > 1 ? "were" : "was"} skipped`));
+      }
+    }
     const plies = group.plies.filter((p) => p.ply >= from);
     if (!plies.length || (group.kind === "turn" && group.player === me)) continue;
     const decisions = plies.filter((p) => !p.chance);

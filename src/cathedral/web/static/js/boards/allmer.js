@@ -187,7 +187,7 @@ export function createBoard(root, { onMove }) {
         g.addEventListener("click", () => selectStone(p));
         g.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
-            selectStone(p);
+            selectStone(p, true);
             event.preventDefault();
           }
         });
@@ -279,11 +279,16 @@ export function createBoard(root, { onMove }) {
     return `${step.notation} · ${what}`;
   }
 
-  function selectStone(p) {
+  function selectStone(p, fromKeys = false) {
     selected = selected === p && !picture.chain ? null : p;
     hovered = null;
     drawStones();
     drawOverlay();
+    // from the keyboard, the keys go on to the stone's first landing (or back to the stone)
+    if (fromKeys) {
+      const next = layers.overlay.querySelector(".landing") || svg.querySelector(`.stone[data-point="${picture.points[p].name}"]`);
+      if (next) next.focus();
+    }
   }
 
   function play(step) {
@@ -378,6 +383,12 @@ export function createBoard(root, { onMove }) {
       drawOverlay();
       hintAction = null;
       drawHint();
+      // a keyboard player's turn: the keys start on the board (unless typing elsewhere)
+      const away = document.activeElement && document.activeElement !== document.body && !svg.contains(document.activeElement);
+      if (opts.interactive && !away) {
+        const first = picture.chain ? layers.overlay.querySelector(".landing") : svg.querySelector(".stone.movable");
+        if (first) first.focus({ preventScroll: true });
+      }
       const canStop = Boolean(opts.interactive && picture.chain && picture.chain.stop);
       stopButton.classList.toggle("hidden", !canStop);
       tools.classList.toggle("hidden", !opts.interactive);

@@ -452,7 +452,13 @@ export function createBoard(root, { onMove }) {
             "aria-pressed": playable ? String(selected === item.building) : null,
             "data-building": item.building,
             title: `${item.building} (${item.size} square${item.size > 1 ? "s" : ""})${item.in_hand ? `, ${item.in_hand} in hand` : ", none left"}`,
-            onclick: playable ? () => select(item.building) : null,
+            // from the keyboard (a click without a pointer), the city takes the keys next
+            onclick: playable
+              ? (event) => {
+                  select(item.building);
+                  if (event.detail === 0 && selected) svg.focus();
+                }
+              : null,
           },
           shapeIcon(item.shapes[selected === item.building && mine ? rotation % item.shapes.length : 0], fill, edge),
           item.building,
