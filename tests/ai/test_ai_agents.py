@@ -612,3 +612,24 @@ def test_rollout_halving_out_of_time_in_its_first_round_scores_every_candidate(r
                         clock=clock).analyse(state)
     assert info.iterations == 6 and len(info.scores) == 6
     assert info.action in state.legal_actions()
+
+
+def test_greedy_does_not_walk_a_stone_straight_back_when_a_near_step_exists():
+    from cathedral.ai.base import GreedyAgent
+
+    game = cathedral.load("allmer")
+    state = game.new_initial_state()
+    shuffler = GreedyAgent(seed=0, undo_margin=0.0)
+    for _ in range(400):  # the first position where the best step walks back
+        action = shuffler.choose(state)
+        if state.undoes(action):
+            best = max(v for _, v in state.action_heuristics())
+            near = [a for a, v in state.action_heuristics()
+                    if v >= best - 0.5 and not state.undoes(a)]
+            if near:
+                break
+        state.apply_action(action)
+    else:
+        raise AssertionError("no shuffle in the game")
+    chosen = GreedyAgent(seed=0).choose(state)
+    assert not state.undoes(chosen) and chosen in near

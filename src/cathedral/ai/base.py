@@ -103,9 +103,22 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """Plays the action the game's one-ply heuristic scores best; ties broken at random."""
+    """Plays the action the game's one-ply heuristic scores best; ties broken at random.
+
+    When the best action would take the mover's previous move straight back
+    (``State.undoes``), the best other action within ``undo_margin`` of it is played instead:
+    a one-ply player otherwise walks a stone back and forth between two points for want of a
+    better idea (Allmer's game; the other games never undo).
+    """
 
     name = "greedy"
+
+    def __init__(self, seed: int | None = None, *, undo_margin: float = 0.5) -> None:
+        super().__init__(seed)
+        if undo_margin < 0:
+            raise ValueError(f"undo_margin must be at least 0, got {undo_margin}")
+        self.undo_margin = undo_margin
+        self.params = {"undo_margin": undo_margin}
 
     def choose(self, state: State) -> Action:
         return self.analyse(state).action
@@ -113,6 +126,11 @@ class GreedyAgent(Agent):
     def analyse(self, state: State) -> SearchInfo:
         scored = state.action_heuristics()
         action = pick_best(scored, self.rng)
+        if self.undo_margin and state.undoes(action):
+            floor = max(v for _, v in scored) - self.undo_margin
+            others = [(a, v) for a, v in scored if v >= floor and not state.undoes(a)]
+            if others:
+                action = pick_best(others, self.rng)
         child = state.clone()
         child._apply_action(action)
         ranking = sorted(scored, key=lambda item: -item[1])

@@ -270,6 +270,12 @@ class State(ABC):
         turn."""
         return True
 
+    def undoes(self, action: Action) -> bool:
+        """Whether ``action`` takes the mover's previous move straight back (the same piece
+        to where it came from): a greedy player avoids shuffling when it can. The default:
+        never."""
+        return False
+
     def skipped_after(self, action: Action) -> list[int]:
         """Returns the players whose turn ``action`` makes the rules skip (they cannot
         move), in the order they are passed over; ``describe_action`` says it in words.

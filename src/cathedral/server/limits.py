@@ -88,7 +88,7 @@ BUDGET_ARGS = {
 #: process holds comfortably; ``workers`` is not here (see the module docstring).
 SPEC_ARGS: dict[str, dict[str, Arg]] = {
     "random": {},
-    "greedy": {},
+    "greedy": {"undo_margin": _number(0, 10)},
     "alphabeta": {
         **BUDGET_ARGS, "width": _int(1, 200, none=True), "root_width": _int(1, 1000, none=True),
         "extensions": _int(0, 12), "quiescence": _int(0, 8), "chance_samples": _int(1, 64),

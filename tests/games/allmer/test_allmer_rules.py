@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from allmer_testlib import load, play, position, steps
 
+import cathedral
 from cathedral import IllegalActionError
 from cathedral.games.allmer import STOP, AllmerState, Termination
 from cathedral.games.allmer.geometry import parse_point
@@ -377,3 +378,23 @@ def test_draw_rules_share_places_on_equal_stones_with_four_players():
     state = AllmerState.from_position(load(players=4, max_turns=2), stones, eliminated=(3, 1))
     play(state, "h3-h4", "h13-h12")
     assert state.returns() == pytest.approx([2 / 3, -1 / 3, 2 / 3, -1.0])
+
+
+def test_undoes_names_a_step_that_walks_the_same_stone_straight_back():
+    import json
+
+    game = cathedral.load("allmer")
+    state = game.new_initial_state()
+    white = state.string_to_action("f3-f4")
+    assert not state.undoes(white)  # nothing to take back yet
+    state.apply_action(white)
+    state.apply_action(state.string_to_action("f13-f12"))
+    back = state.string_to_action("f4-f3")
+    assert [a for a in state.legal_actions() if state.undoes(a)] == [back]
+    # the memory of each player's last step survives a JSON round trip, and older JSON
+    # without it reads as "no step known"
+    again = game.state_from_json(state.to_json())
+    assert again.undoes(back) and again.to_json() == state.to_json()
+    data = json.loads(state.to_json())
+    del data["state"]["last_steps"]
+    assert not game.state_from_json(json.dumps(data)).undoes(back)

@@ -142,6 +142,7 @@ class AllmerState(State):
         "chain",
         "counts",
         "eliminated",
+        "last_steps",
         "player",
         "quiet",
         "seen",
@@ -164,6 +165,9 @@ class AllmerState(State):
         self.turns = 0
         self.quiet = 0
         self.eliminated: tuple[int, ...] = ()
+        # each player's last step as origin << 8 | landing (-1: none yet), so a player can
+        # tell a step that walks the same stone straight back
+        self.last_steps: tuple[int, ...] = (-1,) * n
         self.zhash = board_hash(board)
         self.seen: dict[int, int] = {self.zhash ^ ZOBRIST_TO_MOVE[0]: 1}
         self.termination: Termination | None = None
@@ -276,11 +280,13 @@ class AllmerState(State):
             board[mouth] = 0
             board[other] = colour
             self.zhash ^= zob[mouth] ^ zob[other]
+            self._stepped(mouth, other)
             self._end_turn(False)
             return
         origin, direction, distance, kind = decode_step(action)
         rays = self._cfg.geo.rays
         landing = rays[origin][direction][distance - 1]
+        self._stepped(origin, landing)
         board[origin] = 0
         board[landing] = colour
         h = self.zhash ^ zob[origin] ^ zob[landing]
@@ -325,6 +331,26 @@ class AllmerState(State):
             touched=self.touched,
         ):
             self._end_turn(True)
+
+    def _stepped(self, origin: int, landing: int) -> None:
+        steps = list(self.last_steps)
+        steps[self.player] = origin << 8 | landing
+        self.last_steps = tuple(steps)
+
+    def _endpoints(self, action: int) -> tuple[int, int]:
+        if action >= PASSAGE_BASE:
+            _, mouth, other = MOUTH_MOVES[action - PASSAGE_BASE]
+            return mouth, other
+        origin, direction, distance, _ = decode_step(action)
+        return origin, self._cfg.geo.rays[origin][direction][distance - 1]
+
+    def undoes(self, action: int) -> bool:
+        """Whether ``action``, at the start of a turn, walks the stone of the mover's last step
+        straight back to where it came from."""
+        if action == STOP or self.chain >= 0 or self.last_steps[self.player] < 0:
+            return False
+        origin, landing = self._endpoints(action)
+        return self.last_steps[self.player] == (landing << 8 | origin)
 
     def converts(self, action: int) -> bool:
         """Returns whether a legal step converts (an approach or a withdrawal)."""
@@ -397,6 +423,7 @@ class AllmerState(State):
         other.turns = self.turns
         other.quiet = self.quiet
         other.eliminated = self.eliminated
+        other.last_steps = self.last_steps
         other.seen = self.seen
         other.zhash = self.zhash
         other.termination = self.termination
@@ -647,6 +674,8 @@ class AllmerState(State):
             "turns": self.turns,
             "quiet_turns": self.quiet,
             "eliminated": list(self.eliminated),
+            "last_steps": [None if step < 0 else [point_name(step >> 8), point_name(step & 255)]
+                           for step in self.last_steps],
             "seen": [[f"{k:016x}", v] for k, v in sorted(self.seen.items())],
             "termination": self.termination.name if self.termination else None,
             "history": list(self._history),
@@ -755,11 +784,31 @@ class AllmerState(State):
         state.turns = number("turns")
         state.quiet = number("quiet_turns")
         state.eliminated = tuple(eliminated)
+        state.last_steps = _last_steps(data, len(counts), bad)
         state.seen = seen
         state.zhash = board_hash(board)
         state.termination = termination
         state._history = check_history(data, game)
         return state
+
+
+def _last_steps(data: dict, players: int, bad) -> tuple[int, ...]:
+    """Each player's last step from state JSON (absent in states written before it was kept:
+    none known)."""
+    items = data.get("last_steps")
+    if items is None:
+        return (-1,) * players
+    if not isinstance(items, list) or len(items) != players:
+        raise bad(f"last_steps must list one step or null per player, got {items!r}")
+    steps = []
+    for item in items:
+        if item is None:
+            steps.append(-1)
+        elif isinstance(item, list) and len(item) == 2 and all(isinstance(p, str) for p in item):
+            steps.append(parse_point(item[0]) << 8 | parse_point(item[1]))
+        else:
+            raise bad(f"a last step must be [from point, to point] or null, got {item!r}")
+    return tuple(steps)
 
 
 _BOX = {xy: p for p, xy in enumerate(COORDS)}
