@@ -148,3 +148,44 @@ def test_every_control_on_a_phone_is_a_fingers_size(pages, server, game):
     for i in range(controls.count()):
         box = controls.nth(i).bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, (controls.nth(i).inner_text(), box)
+
+
+def test_on_a_phone_allmer_zooms_in_on_a_picked_stone_so_its_landings_are_fingers_apart(
+        pages, server):
+    table = server.create("allmer", ["human", "easy"])
+    page = pages.open(table["seats"][0]["url"], phone=True)
+    wait_my_turn(page)
+    picture = server.picture(table["id"])
+    move = max(picture["moves"], key=lambda m: len(m["steps"]))
+    stone = page.locator(f'.stone.movable[data-point="{picture["points"][move["from"]]["name"]}"]')
+    box = stone.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#board svg.zoomed")).to_have_count(1)  # 46 px a gap, scrolling
+    centres = []
+    for el in [stone, *page.locator(".landing").all()]:
+        b = el.bounding_box()
+        centres.append((b["x"] + b["width"] / 2, b["y"] + b["height"] / 2))
+    assert len(centres) == len(move["steps"]) + 1
+    gaps = [((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
+            for i, (ax, ay) in enumerate(centres) for bx, by in centres[i + 1:]]
+    assert min(gaps) >= 44, gaps
+    # a tap between two points goes to the nearer: half a gap off a landing plays it
+    landing = page.locator(".landing").first
+    landing.scroll_into_view_if_needed()
+    b = landing.bounding_box()
+    notation = landing.get_attribute("data-notation")
+    ply = server.view(table["id"])["ply"]
+    page.touchscreen.tap(b["x"] + b["width"] / 2 + 12, b["y"] + b["height"] / 2)
+    wait_past(page, ply)
+    assert server.view(table["id"])["history"][ply] == notation
+
+
+def test_on_a_phone_a_red_card_says_what_it_is_when_tapped(pages, server):
+    table = server.create("red", ["human", "easy"])
+    page = pages.open(table["seats"][0]["url"], phone=True)
+    wait_my_turn(page)
+    card = page.locator("div.card[data-slot]").first
+    card.tap()
+    note = page.locator('.card-menu[role="note"]')
+    expect(note).to_contain_text(card.get_attribute("data-slot"))
+    expect(note).to_contain_text("completing it gives")

@@ -1,8 +1,9 @@
 // Allmer's Cathedral: the cross of five fields with its lines, strong points and passages.
 // Click one of your stones to see its landings; point at a landing to see the stones it would
 // convert; click it to step. A chain goes on from the same stone until you press Stop. A tap
-// or click near a stone or landing counts as on it (the points are close on a phone); the
-// keyboard walks them with Tab (or the arrows), Enter picks.
+// or click near a stone or landing counts as on it; on a phone the board zooms in on a
+// picked stone and its landings, so that each is a finger's width apart. The keyboard walks
+// them with Tab (or the arrows), Enter picks.
 
 import { h, s } from "../api.js";
 
@@ -279,11 +280,28 @@ export function createBoard(root, { onMove }) {
     return `${step.notation} · ${what}`;
   }
 
+  // On a narrow screen the points are some 20 px apart: with a stone picked, the board grows
+  // to 46 px a gap inside its frame, which scrolls to the stone (and back when it is dropped).
+  const narrow = window.matchMedia("(max-width: 600px)");
+  function zoom() {
+    const on = narrow.matches && selected !== null && options.interactive;
+    frame.classList.toggle("zoomed", on);
+    svg.classList.toggle("zoomed", on);
+    svg.style.width = on ? `${Math.ceil((size * 46) / GAP)}px` : "";
+    if (on) {
+      const pt = picture.points[selected];
+      const scale = svg.getBoundingClientRect().width / size;
+      frame.scrollLeft = px(pt.x) * scale - frame.clientWidth / 2;
+      frame.scrollTop = py(pt.y) * scale - frame.clientHeight / 2;
+    }
+  }
+
   function selectStone(p, fromKeys = false) {
     selected = selected === p && !picture.chain ? null : p;
     hovered = null;
     drawStones();
     drawOverlay();
+    zoom();
     // from the keyboard, the keys go on to the stone's first landing (or back to the stone)
     if (fromKeys) {
       const next = layers.overlay.querySelector(".landing") || svg.querySelector(`.stone[data-point="${picture.points[p].name}"]`);
@@ -341,6 +359,7 @@ export function createBoard(root, { onMove }) {
     if (!options.interactive || event.target.closest(".landing, .stone.movable")) return;
     const target = nearest(event);
     if (target) target.dispatchEvent(new MouseEvent("click", { bubbles: false }));
+    else if (selected !== null && !picture.chain) selectStone(selected); // away: zoom out
   });
 
   // The arrow keys walk the stones and landings in reading order, like Tab.
@@ -381,6 +400,7 @@ export function createBoard(root, { onMove }) {
       drawField();
       drawStones();
       drawOverlay();
+      zoom();
       hintAction = null;
       drawHint();
       // a keyboard player's turn: the keys start on the board (unless typing elsewhere)

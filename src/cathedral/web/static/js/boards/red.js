@@ -261,7 +261,8 @@ export function createBoard(root, { onMove, side = null }) {
             style: owner ? { "--owner": seatColour(owner) } : null,
             title: words + action,
             "aria-label": words + action,
-            onclick: claim ? () => onMove(claim) : builds.length ? (event) => build(event.currentTarget, slot, builds) : null,
+            // a card that offers nothing now says what it is, for a touch screen has no hover
+            onclick: claim ? () => onMove(claim) : builds.length ? (event) => build(event.currentTarget, slot, builds) : (event) => explain(event.currentTarget, words),
             "data-actions": [claim, ...builds].filter(Boolean).map((c) => c.action).join(" ") || null,
           },
           h("div", { class: "name" }, slot.name, " ", h("span", { class: "level" }, slot.level)),
@@ -316,6 +317,16 @@ export function createBoard(root, { onMove, side = null }) {
     menu.querySelector("button").focus();
   }
 
+  /** The words of a card, beside it. */
+  function explain(anchor, words) {
+    closeMenu();
+    const rect = anchor.getBoundingClientRect();
+    menu = h("div", { class: "card-menu panel", role: "note" }, h("div", {}, words));
+    menu.style.left = `${Math.max(8, Math.min(window.scrollX + rect.left, window.scrollX + document.documentElement.clientWidth - 260))}px`;
+    menu.style.top = `${window.scrollY + rect.bottom + 4}px`;
+    document.body.append(menu);
+  }
+
   function closeMenu() {
     if (menu) menu.remove();
     menu = null;
@@ -325,7 +336,7 @@ export function createBoard(root, { onMove, side = null }) {
     if (event.key === "Escape") closeMenu();
   }
   function onOutside(event) {
-    if (menu && !menu.contains(event.target) && !event.target.closest(".card.target")) closeMenu();
+    if (menu && !menu.contains(event.target) && !event.target.closest(".card")) closeMenu();
   }
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onOutside);
