@@ -77,7 +77,9 @@ def play_into(
 ) -> dict:
     """Creates a table (the human seat first) and plays the human's moves with ``mover`` until
     at least ``plies`` plies are on it; returns the create reply."""
-    created = client.call("POST", "/api/games", {"game": game, "params": params, "seats": seats})
+    # public, so that the lobby has tables to show
+    created = client.call("POST", "/api/games", {"game": game, "params": params, "seats": seats,
+                                                 "public": True})
     token = created["seats"][0]["token"]
     engine = cathedral.load(game, **params)
     agent = load_agent(mover, engine, seed=7)

@@ -276,8 +276,10 @@ export function createBoard(root, { onMove }) {
   }
 
   function describe(step) {
-    const what = step.converts.length ? `converts ${step.converts.length}` : step.kind;
-    return `${step.notation} · ${what}`;
+    if (!step.converts.length) return `${step.notation} · ${step.kind}`;
+    const victims = [...new Set(step.converts.map((p) => picture.players[picture.stones[p] - 1]))];
+    const n = step.converts.length;
+    return `${step.notation} · converts ${n} ${victims.join(" and ")} stone${n === 1 ? "" : "s"}`;
   }
 
   // On a narrow screen the points are some 20 px apart: with a stone picked, the board grows

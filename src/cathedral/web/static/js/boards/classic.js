@@ -161,7 +161,7 @@ export function createBoard(root, { onMove }) {
   }
 
   const frame = h("div", { class: "board-frame" }, svg);
-  const status = h("span", { class: "muted", "aria-live": "polite" });
+  const status = h("span", { class: "feedback", "aria-live": "polite" });
   const rotateButton = h(
     "button",
     { class: "btn small", type: "button", title: "Rotate (R or the mouse wheel)", onclick: () => rotate(1) },
