@@ -144,10 +144,13 @@ def test_every_control_on_a_phone_is_a_fingers_size(pages, server, game):
     wait_my_turn(page)
     controls = page.locator(".btn:visible, .chip:visible, .choice:visible, "
                             ".tray-item.playable:visible, #moves button:visible, input:visible")
-    assert controls.count() > 3
-    for i in range(controls.count()):
-        box = controls.nth(i).bounding_box()
-        assert box["height"] >= 44 and box["width"] >= 44, (controls.nth(i).inner_text(), box)
+    # measured in one go: a board redrawn between two calls would swap the elements under them
+    boxes = controls.evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [e.innerText || e.value, r.width, r.height]; })")
+    assert len(boxes) > 3
+    for text, width, height in boxes:
+        assert height >= 44 and width >= 44, (text, width, height)
 
 
 def test_on_a_phone_allmer_zooms_in_on_a_picked_stone_so_its_landings_are_fingers_apart(
