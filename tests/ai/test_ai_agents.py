@@ -612,3 +612,30 @@ def test_rollout_halving_out_of_time_in_its_first_round_scores_every_candidate(r
                         clock=clock).analyse(state)
     assert info.iterations == 6 and len(info.scores) == 6
     assert info.action in state.legal_actions()
+
+
+def _classic_opening():
+    state = cathedral.load("classic").new_initial_state()
+    for move in ("Cathedral c4 d3 d4 d5 e4 f4", "Infirmary f8 g7 g8 g9 h8"):
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+def test_alphabeta_refuses_a_negative_number_of_set_ups():
+    with pytest.raises(ValueError, match="threats"):
+        AlphaBetaAgent(budget=Budget(depth=1), threats=-1)
+
+
+def test_alphabeta_searches_each_sides_set_ups_within_its_width():
+    """After Light's Castle g3, Dark's set-ups (Tower c9, Academy h6: walls the next building
+    closes) rank far below a width of 10 by the one-ply score; with ``threats`` they take the
+    places of the last two, so as many moves are searched as without."""
+    state = _classic_opening()
+    state.apply_action(state.string_to_action("Castle g3 g5 h3 h4 h5"))
+    setups = state.threat_actions(state.current_player(), 2)
+    assert len(setups) == 2
+    plain = AlphaBetaAgent(budget=Budget(depth=1), width=10, root_width=10)
+    assert not set(setups) & {a for a, _ in plain.analyse(state).scores}
+    agent = AlphaBetaAgent(budget=Budget(depth=1), width=10, root_width=10, threats=2)
+    searched = {a for a, _ in agent.analyse(state).scores}
+    assert set(setups) <= searched and len(searched) == 10

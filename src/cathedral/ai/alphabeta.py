@@ -12,6 +12,14 @@ there are many).
 - Move ordering: the transposition table's best action first, then ``action_heuristics``
   (best first). ``width`` keeps only that many actions at inner nodes (forward pruning: the
   branching factor of Cathedral is in the hundreds), ``root_width`` at the root.
+- With ``threats`` set, a game that lists ``threat_actions(player, limit)`` (set-ups: moves
+  whose worth shows only one move later, such as classic's wall that the next building
+  closes) has each player's best ``threats`` of them found once at the root; in the first
+  ``SETUP_PLIES`` plies they take the places of the last actions the width keeps wherever
+  that player moves and they are legal, so a node searches as many actions as without. A
+  one-ply heuristic cannot rank a set-up, so forward pruning alone never searches one, for
+  either side: the search then sees neither its own plans nor the opponent's, however deep
+  it goes. Finding them takes time from the budget, not nodes.
 - A player moving again does not use up depth (up to ``extensions`` per line) while the
   repeated turn is narrow (at most ``EXTEND_WIDTH`` actions), so a chain is searched to its
   end. A wide repeated turn (classic's rival shut out of the city, the mover placing on
@@ -64,6 +72,10 @@ WIN = 1.0
 # A repeated turn with at most this many actions is extended: Allmer's chains offer 2 to 5
 # (random games), classic's shut-out runs up to the whole city's placements.
 EXTEND_WIDTH = 8
+# Set-ups found at the root are searched in the first plies only (the root's move, the reply
+# and the move after): deeper, the city has changed under them, and they would only crowd
+# out the heuristic's own choices.
+SETUP_PLIES = 3
 
 
 class _OutOfBudget(Exception):
@@ -109,6 +121,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             repetition or a quiet-move rule would end the game level).
         endgame: the share of the budget the exact endgame solver may spend first (0: never).
         endgame_actions: the solver is tried only where at most this many actions are legal.
+        threats: each player's set-ups (``threat_actions``) searched in the first plies, in
+            place of the last actions the width keeps (0: none).
         workers: processes to split the root among (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
     """
@@ -129,6 +143,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         contempt: float = 0.0,
         endgame: float = 0.0,
         endgame_actions: int = 40,
+        threats: int = 0,
         workers: int | None = 1,
         clock: Clock | None = None,
     ) -> None:
@@ -137,7 +152,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             "budget": budget, "width": width, "root_width": root_width,
             "extensions": extensions, "quiescence": quiescence,
             "chance_samples": chance_samples, "table_size": table_size, "contempt": contempt,
-            "endgame": endgame, "endgame_actions": endgame_actions,
+            "endgame": endgame, "endgame_actions": endgame_actions, "threats": threats,
         }
         self._seed = seed
         if workers is not None and workers < 1:
@@ -161,6 +176,12 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         }
         if endgame:
             self.params |= {"endgame": endgame, "endgame_actions": endgame_actions}
+        if threats:
+            self.params["threats"] = threats
+        if threats < 0:
+            raise ValueError(f"threats is a number of actions, 0 or more, got {threats}")
+        self.threats = threats
+        self._threats: dict[int, list[Action]] = {}
         if workers != 1:
             self.params["workers"] = workers
         if not 0.0 <= endgame <= 1.0:
@@ -176,6 +197,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         self._partial: tuple[Action, float, list[tuple[Action, float]]] | None = None
         self._shared: Shared | None = None
         self._searched: list[tuple[Action, float, bool]] = []  # this iteration's root actions
+        self._iteration = 0  # the depth of the iteration under way
 
     def reset(self) -> None:
         if self.solver is not None:
@@ -249,6 +271,10 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             self._order_cache.clear()
         self.nodes = 0
         self._remember(state)
+        self._threats = {}
+        hook = getattr(state, "threat_actions", None) if self.threats else None
+        if hook is not None:
+            self._threats = {p: hook(p, self.threats) for p in range(state.game.num_players)}
 
     def _info(self, state: State, best: tuple[Action, float, list[tuple[Action, float]]],
               depth: int, proven: bool, pv: list[Action] | None = None) -> SearchInfo:
@@ -490,6 +516,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         bound under a value another worker proved)."""
         shared = self._shared
         self._searched = []
+        self._iteration = depth
         actions = self._ordered(state, self.root_width) if actions is None else list(actions)
         if previous is not None and previous in actions:
             # The last iteration's best first: its value bounds the rest from the start, so
@@ -559,7 +586,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                 if e_flag == UPPER and e_value <= alpha:
                     return e_value
         maximising = player == self._root
-        actions = self._ordered(state, self.width, key[0])
+        actions = self._ordered(state, self.width, key[0],
+                                setups=self._iteration - depth < SETUP_PLIES)
         if tt_action is not None and tt_action in actions and actions[0] != tt_action:
             actions.remove(tt_action)
             actions.insert(0, tt_action)
@@ -662,8 +690,10 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             return self._terminal(state)
         return EVAL_SCALE * static_values(state)[self._root]
 
-    def _ordered(self, state: State, width: int | None, key: object = None) -> list[Action]:
-        """Returns the legal actions best first by heuristic, the first ``width`` of them."""
+    def _ordered(self, state: State, width: int | None, key: object = None,
+                 setups: bool = True) -> list[Action]:
+        """Returns the legal actions best first by heuristic, the first ``width`` of them
+        (with ``setups``, the mover's set-ups found at the root in place of the last)."""
         if key is None:
             key = position_key(state)
         order = self._order_cache.get(key)
@@ -678,6 +708,12 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             self._order_cache[key] = order
         if width is not None and len(order) > width:
             self._cut = True
+            found = self._threats.get(state.current_player()) if setups else None
+            if found:
+                rest = order[width:]
+                found = [a for a in found if a in rest]
+                # In place of the last by heuristic: as many actions as without set-ups.
+                return order[:width - len(found)] + found if found else order[:width]
             return order[:width]
         return list(order)
 
