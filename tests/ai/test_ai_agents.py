@@ -621,6 +621,32 @@ def _classic_opening():
     return state
 
 
+def test_alphabeta_variety_plays_near_best_moves_picked_by_the_seed():
+    """Three plies into this opening the search values many of Light's placements alike: a
+    plain search plays the first of them whatever its seed; with variety, each seed picks
+    one, the same one every time, and never one valued below the best by more than the
+    margin."""
+    state = _classic_opening()
+
+    def search(seed, variety):
+        return AlphaBetaAgent(seed=seed, budget=Budget(depth=3), width=10, root_width=40,
+                              variety=variety).analyse(state)
+
+    plain = {search(seed, 0.0).action for seed in range(3)}
+    assert len(plain) == 1
+    picked = {seed: search(seed, 0.01) for seed in range(4)}
+    assert len({info.action for info in picked.values()}) > 1
+    best = max(v for info in picked.values() for _, v in info.scores)
+    for info in picked.values():
+        assert dict(info.scores)[info.action] >= best - 0.01
+    assert search(2, 0.01).action == picked[2].action
+
+
+def test_alphabeta_variety_is_a_margin_of_value():
+    with pytest.raises(ValueError, match="variety"):
+        AlphaBetaAgent(budget=Budget(depth=1), variety=1.5)
+
+
 def test_alphabeta_refuses_a_negative_number_of_set_ups():
     with pytest.raises(ValueError, match="threats"):
         AlphaBetaAgent(budget=Budget(depth=1), threats=-1)

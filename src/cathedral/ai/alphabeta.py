@@ -37,6 +37,14 @@ there are many).
   two cautious players shuffle into it.
 - An iteration that never cut a line short (neither by depth nor by width) has solved the
   position: the search stops and says its values are proven.
+- With ``variety`` set, the root's window is kept that much below the best value found so
+  far (until ``VARIETY_MOVES`` moves are known to lie within it), so those moves get exact
+  values, and the move played is one of them picked by the agent's seed and the position
+  (the same seed in the same position always picks the same): a deterministic search
+  otherwise replays the same game against a deterministic opponent, and one weakness found
+  wins every time. Classic's values come in steps of half a square, so a margin below a
+  step picks among moves the search values alike. Not in a root split over workers, which
+  plays its best.
 - With ``endgame`` set (two players, no chance), once a position has at most
   ``endgame_actions`` legal actions the exact solver (``cathedral.ai.endgame``) gets that share
   of the time first: if it finishes, the move is the best by final score margin, not merely a
@@ -57,6 +65,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 from typing import NamedTuple
 
 from cathedral.ai.base import Agent, position_key, static_values
@@ -76,6 +85,10 @@ EXTEND_WIDTH = 8
 # and the move after): deeper, the city has changed under them, and they would only crowd
 # out the heuristic's own choices.
 SETUP_PLIES = 3
+# With variety, the root's window stays below the best until this many moves are known to
+# lie within the margin, then closes on the best as without: an exact value costs a full
+# search of the move, and an opening where twenty moves tie would otherwise cost a ply.
+VARIETY_MOVES = 4
 
 
 class _OutOfBudget(Exception):
@@ -123,6 +136,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         endgame_actions: the solver is tried only where at most this many actions are legal.
         threats: each player's set-ups (``threat_actions``) searched in the first plies, in
             place of the last actions the width keeps (0: none).
+        variety: moves valued within this of the best may be played instead, by the seed.
         workers: processes to split the root among (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
     """
@@ -144,6 +158,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         endgame: float = 0.0,
         endgame_actions: int = 40,
         threats: int = 0,
+        variety: float = 0.0,
         workers: int | None = 1,
         clock: Clock | None = None,
     ) -> None:
@@ -182,6 +197,11 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             raise ValueError(f"threats is a number of actions, 0 or more, got {threats}")
         self.threats = threats
         self._threats: dict[int, list[Action]] = {}
+        if variety:
+            self.params["variety"] = variety
+        if not 0.0 <= variety < 1.0:
+            raise ValueError(f"variety is a margin of value, 0 to 1, got {variety!r}")
+        self.variety = variety
         if workers != 1:
             self.params["workers"] = workers
         if not 0.0 <= endgame <= 1.0:
@@ -538,9 +558,16 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                 best_action, best, best_exact = action, value, value > alpha
                 if shared is not None and best_exact:
                     shared.raise_bound(depth, value)
-                alpha = max(alpha, value)
                 if len(scores) > 1:
                     self._partial = (best_action, best, sorted(scores, key=lambda x: -x[1]))
+            if self.variety:  # how many moves are known exactly within the margin
+                near = sum(1 for _, v, exact in self._searched
+                           if exact and v >= best - self.variety)
+                alpha = max(alpha, best - (self.variety if near < VARIETY_MOVES else 0.0))
+            else:
+                alpha = max(alpha, best)
+        if self.variety and shared is None:
+            best_action, best = self._varied(state, best_action, best)
         if shared is None:
             self.table[(position_key(state), self._root)] = (depth, best, EXACT, best_action)
         # Earlier-searched alternatives hold exact values only up to alpha; order by them.
@@ -548,6 +575,17 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         if exact:
             return best_action, best, scores, best_exact
         return best_action, best, scores
+
+    def _varied(self, state: State, best_action: Action, best: float) -> tuple[Action, float]:
+        """Returns the root move to play and its value: one of those this iteration valued
+        exactly within ``variety`` of ``best``, picked by the seed and the position."""
+        near = sorted((a, v) for a, v, exact in self._searched
+                      if v >= best - self.variety and (exact or a == best_action))
+        if len(near) < 2:
+            return best_action, best
+        # Seeded by text (hashed with SHA-512), not by hash(), which PYTHONHASHSEED changes.
+        pick = random.Random(f"{self._seed or 0} {position_key(state)!r}")
+        return near[pick.randrange(len(near))]
 
     # ----- the search ---------------------------------------------------------------------
 
