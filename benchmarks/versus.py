@@ -25,7 +25,9 @@ today's wins, draws and losses, its score with a 95% Wilson interval, the Elo di
 its 95% bootstrap interval (``cathedral.ai.ratings``), the total and mean margin with a 95%
 interval (normal, over colour-swapped pairs, the games of a pair sharing an opening), and
 each side's time per move. ``--levels`` takes any spec the older version knows as well
-(``alphabeta:depth=3``); both sides play the same spec. Time-limited levels are only
+(``alphabeta:depth=3``); both sides play the same spec, unless ``--older-levels`` gives the
+older side its own (today's level without an option the older version lacks, say
+``--levels hard:threats=0 --older-levels hard``). Time-limited levels are only
 comparable on a machine with a core free for each game in play (``--jobs`` at most the
 cores).
 """
@@ -162,11 +164,13 @@ def margins(report: dict[str, Any], today: str) -> dict[str, float]:
 
 
 def run_level(game_name: str, params: dict, spec: str, old_python: str, label: str,
-              games: int, jobs: int, opening: int, seed: int) -> dict[str, Any]:
-    """Plays today's ``spec`` against the older version's; returns the arena's report with
-    ``margin`` added (see ``margins``)."""
-    today, older = spec, f"{label}:{spec}"
-    sides = {today: (sys.executable, spec), older: (old_python, spec)}
+              games: int, jobs: int, opening: int, seed: int,
+              old_spec: str | None = None) -> dict[str, Any]:
+    """Plays today's ``spec`` against the older version's ``old_spec`` (the same spec by
+    default); returns the arena's report with ``margin`` added (see ``margins``)."""
+    old_spec = old_spec or spec
+    today, older = spec, f"{label}:{old_spec}"
+    sides = {today: (sys.executable, spec), older: (old_python, old_spec)}
     game = load(game_name, **params)
     pairings, tasks = schedule(game_name, game.params, [today, older], games,
                                num_players=game.num_players, seed=seed, opening=opening)
@@ -229,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the Python of the older version's installation")
     parser.add_argument("--game", default="classic")
     parser.add_argument("--levels", nargs="+", default=["hard", "medium"])
+    parser.add_argument("--older-levels", nargs="+", metavar="SPEC",
+                        help="the older side's spec for each of --levels, where it differs "
+                        "(an option the older version lacks)")
     parser.add_argument("--games", type=int, default=100,
                         help="games per level (even: colours swapped in pairs)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
@@ -244,10 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         hello.close()
     label = commits[1]
     print(f"today: {commits[0]}; older: {label} ({args.old_python}); {machine()}", flush=True)
+    olders = args.older_levels or args.levels
+    if len(olders) != len(args.levels):
+        parser.error("--older-levels needs one spec for each of --levels")
     reports = []
-    for spec in args.levels:
+    for spec, old_spec in zip(args.levels, olders):
         report = run_level(args.game, {}, spec, args.old_python, label, args.games, args.jobs,
-                           args.opening, args.seed)
+                           args.opening, args.seed, old_spec)
         report["machine"] = machine()
         report["date"] = str(datetime.date.today())
         report["older"] = label
