@@ -27,7 +27,7 @@ LOST = [
     "Inn f2 g1 g2", "Square i8 i9 j8 j9", "Tavern a1", "Bridge d10 e10 f10", "Inn a10 b9 b10",
     "Manor g10 h9 h10 i10",
 ]
-# Hard's 5 s: about 12,000 nodes on the 2-core reference machine (11,400-12,300 measured on
+# Hard's 5 s: about 12,000 nodes on the 2-core reference machine (10,400-12,300 measured on
 # this position at every commit since the one-ply scores got faster).
 HARD = "hard:iterations=12000,seconds=1000"
 
