@@ -633,3 +633,56 @@ def test_greedy_does_not_walk_a_stone_straight_back_when_a_near_step_exists():
         raise AssertionError("no shuffle in the game")
     chosen = GreedyAgent(seed=0).choose(state)
     assert not state.undoes(chosen) and chosen in near
+
+
+def _classic_opening():
+    state = cathedral.load("classic").new_initial_state()
+    for move in ("Cathedral c4 d3 d4 d5 e4 f4", "Infirmary f8 g7 g8 g9 h8"):
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+def test_alphabeta_variety_plays_near_best_moves_picked_by_the_seed():
+    """Three plies into this opening the search values many of Light's placements alike: a
+    plain search plays the first of them whatever its seed; with variety, each seed picks
+    one, the same one every time, and never one valued below the best by more than the
+    margin."""
+    state = _classic_opening()
+
+    def search(seed, variety):
+        return AlphaBetaAgent(seed=seed, budget=Budget(depth=3), width=10, root_width=40,
+                              variety=variety).analyse(state)
+
+    plain = {search(seed, 0.0).action for seed in range(3)}
+    assert len(plain) == 1
+    picked = {seed: search(seed, 0.01) for seed in range(4)}
+    assert len({info.action for info in picked.values()}) > 1
+    best = max(v for info in picked.values() for _, v in info.scores)
+    for info in picked.values():
+        assert dict(info.scores)[info.action] >= best - 0.01
+    assert search(2, 0.01).action == picked[2].action
+
+
+def test_alphabeta_variety_is_a_margin_of_value():
+    with pytest.raises(ValueError, match="variety"):
+        AlphaBetaAgent(budget=Budget(depth=1), variety=1.5)
+
+
+def test_alphabeta_refuses_a_negative_number_of_set_ups():
+    with pytest.raises(ValueError, match="threats"):
+        AlphaBetaAgent(budget=Budget(depth=1), threats=-1)
+
+
+def test_alphabeta_searches_each_sides_set_ups_within_its_width():
+    """After Light's Castle g3, Dark's set-ups (Tower c9, Academy h6: walls the next building
+    closes) rank far below a width of 10 by the one-ply score; with ``threats`` they take the
+    places of the last two, so as many moves are searched as without."""
+    state = _classic_opening()
+    state.apply_action(state.string_to_action("Castle g3 g5 h3 h4 h5"))
+    setups = state.threat_actions(state.current_player(), 2)
+    assert len(setups) == 2
+    plain = AlphaBetaAgent(budget=Budget(depth=1), width=10, root_width=10)
+    assert not set(setups) & {a for a, _ in plain.analyse(state).scores}
+    agent = AlphaBetaAgent(budget=Budget(depth=1), width=10, root_width=10, threats=2)
+    searched = {a for a, _ in agent.analyse(state).scores}
+    assert set(setups) <= searched and len(searched) == 10

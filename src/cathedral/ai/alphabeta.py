@@ -12,6 +12,14 @@ there are many).
 - Move ordering: the transposition table's best action first, then ``action_heuristics``
   (best first). ``width`` keeps only that many actions at inner nodes (forward pruning: the
   branching factor of Cathedral is in the hundreds), ``root_width`` at the root.
+- With ``threats`` set, a game that lists ``threat_actions(player, limit)`` (set-ups: moves
+  whose worth shows only one move later, such as classic's wall that the next building
+  closes) has each player's best ``threats`` of them found once at the root; in the first
+  ``SETUP_PLIES`` plies they take the places of the last actions the width keeps wherever
+  that player moves and they are legal, so a node searches as many actions as without. A
+  one-ply heuristic cannot rank a set-up, so forward pruning alone never searches one, for
+  either side: the search then sees neither its own plans nor the opponent's, however deep
+  it goes. Finding them takes time from the budget, not nodes.
 - A player moving again does not use up depth (up to ``extensions`` per line) while the
   repeated turn is narrow (at most ``EXTEND_WIDTH`` actions), so a chain is searched to its
   end. A wide repeated turn (classic's rival shut out of the city, the mover placing on
@@ -29,6 +37,14 @@ there are many).
   two cautious players shuffle into it.
 - An iteration that never cut a line short (neither by depth nor by width) has solved the
   position: the search stops and says its values are proven.
+- With ``variety`` set, the root's window is kept that much below the best value found so
+  far (until ``VARIETY_MOVES`` moves are known to lie within it), so those moves get exact
+  values, and the move played is one of them picked by the agent's seed and the position
+  (the same seed in the same position always picks the same): a deterministic search
+  otherwise replays the same game against a deterministic opponent, and one weakness found
+  wins every time. Classic's values come in steps of half a square, so a margin below a
+  step picks among moves the search values alike. Not in a root split over workers, which
+  plays its best.
 - With ``endgame`` set (two players, no chance), once a position has at most
   ``endgame_actions`` legal actions the exact solver (``cathedral.ai.endgame``) gets that share
   of the time first: if it finishes, the move is the best by final score margin, not merely a
@@ -49,6 +65,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 from typing import NamedTuple
 
 from cathedral.ai.base import Agent, position_key, static_values
@@ -64,6 +81,14 @@ WIN = 1.0
 # A repeated turn with at most this many actions is extended: Allmer's chains offer 2 to 5
 # (random games), classic's shut-out runs up to the whole city's placements.
 EXTEND_WIDTH = 8
+# Set-ups found at the root are searched in the first plies only (the root's move, the reply
+# and the move after): deeper, the city has changed under them, and they would only crowd
+# out the heuristic's own choices.
+SETUP_PLIES = 3
+# With variety, the root's window stays below the best until this many moves are known to
+# lie within the margin, then closes on the best as without: an exact value costs a full
+# search of the move, and an opening where twenty moves tie would otherwise cost a ply.
+VARIETY_MOVES = 4
 
 
 class _OutOfBudget(Exception):
@@ -109,6 +134,9 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             repetition or a quiet-move rule would end the game level).
         endgame: the share of the budget the exact endgame solver may spend first (0: never).
         endgame_actions: the solver is tried only where at most this many actions are legal.
+        threats: each player's set-ups (``threat_actions``) searched in the first plies, in
+            place of the last actions the width keeps (0: none).
+        variety: moves valued within this of the best may be played instead, by the seed.
         workers: processes to split the root among (None: one per core; 1: this one alone).
         clock: the time source (tests pass a fake one).
     """
@@ -129,6 +157,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         contempt: float = 0.0,
         endgame: float = 0.0,
         endgame_actions: int = 40,
+        threats: int = 0,
+        variety: float = 0.0,
         workers: int | None = 1,
         clock: Clock | None = None,
     ) -> None:
@@ -137,7 +167,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             "budget": budget, "width": width, "root_width": root_width,
             "extensions": extensions, "quiescence": quiescence,
             "chance_samples": chance_samples, "table_size": table_size, "contempt": contempt,
-            "endgame": endgame, "endgame_actions": endgame_actions,
+            "endgame": endgame, "endgame_actions": endgame_actions, "threats": threats,
         }
         self._seed = seed
         if workers is not None and workers < 1:
@@ -161,6 +191,17 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         }
         if endgame:
             self.params |= {"endgame": endgame, "endgame_actions": endgame_actions}
+        if threats:
+            self.params["threats"] = threats
+        if threats < 0:
+            raise ValueError(f"threats is a number of actions, 0 or more, got {threats}")
+        self.threats = threats
+        self._threats: dict[int, list[Action]] = {}
+        if variety:
+            self.params["variety"] = variety
+        if not 0.0 <= variety < 1.0:
+            raise ValueError(f"variety is a margin of value, 0 to 1, got {variety!r}")
+        self.variety = variety
         if workers != 1:
             self.params["workers"] = workers
         if not 0.0 <= endgame <= 1.0:
@@ -176,6 +217,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         self._partial: tuple[Action, float, list[tuple[Action, float]]] | None = None
         self._shared: Shared | None = None
         self._searched: list[tuple[Action, float, bool]] = []  # this iteration's root actions
+        self._iteration = 0  # the depth of the iteration under way
 
     def reset(self) -> None:
         if self.solver is not None:
@@ -249,6 +291,10 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             self._order_cache.clear()
         self.nodes = 0
         self._remember(state)
+        self._threats = {}
+        hook = getattr(state, "threat_actions", None) if self.threats else None
+        if hook is not None:
+            self._threats = {p: hook(p, self.threats) for p in range(state.game.num_players)}
 
     def _info(self, state: State, best: tuple[Action, float, list[tuple[Action, float]]],
               depth: int, proven: bool, pv: list[Action] | None = None) -> SearchInfo:
@@ -490,6 +536,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         bound under a value another worker proved)."""
         shared = self._shared
         self._searched = []
+        self._iteration = depth
         actions = self._ordered(state, self.root_width) if actions is None else list(actions)
         if previous is not None and previous in actions:
             # The last iteration's best first: its value bounds the rest from the start, so
@@ -511,9 +558,16 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                 best_action, best, best_exact = action, value, value > alpha
                 if shared is not None and best_exact:
                     shared.raise_bound(depth, value)
-                alpha = max(alpha, value)
                 if len(scores) > 1:
                     self._partial = (best_action, best, sorted(scores, key=lambda x: -x[1]))
+            if self.variety:  # how many moves are known exactly within the margin
+                near = sum(1 for _, v, exact in self._searched
+                           if exact and v >= best - self.variety)
+                alpha = max(alpha, best - (self.variety if near < VARIETY_MOVES else 0.0))
+            else:
+                alpha = max(alpha, best)
+        if self.variety and shared is None:
+            best_action, best = self._varied(state, best_action, best)
         if shared is None:
             self.table[(position_key(state), self._root)] = (depth, best, EXACT, best_action)
         # Earlier-searched alternatives hold exact values only up to alpha; order by them.
@@ -521,6 +575,17 @@ class AlphaBetaAgent(HelpersOwner, Agent):
         if exact:
             return best_action, best, scores, best_exact
         return best_action, best, scores
+
+    def _varied(self, state: State, best_action: Action, best: float) -> tuple[Action, float]:
+        """Returns the root move to play and its value: one of those this iteration valued
+        exactly within ``variety`` of ``best``, picked by the seed and the position."""
+        near = sorted((a, v) for a, v, exact in self._searched
+                      if v >= best - self.variety and (exact or a == best_action))
+        if len(near) < 2:
+            return best_action, best
+        # Seeded by text (hashed with SHA-512), not by hash(), which PYTHONHASHSEED changes.
+        pick = random.Random(f"{self._seed or 0} {position_key(state)!r}")
+        return near[pick.randrange(len(near))]
 
     # ----- the search ---------------------------------------------------------------------
 
@@ -559,7 +624,8 @@ class AlphaBetaAgent(HelpersOwner, Agent):
                 if e_flag == UPPER and e_value <= alpha:
                     return e_value
         maximising = player == self._root
-        actions = self._ordered(state, self.width, key[0])
+        actions = self._ordered(state, self.width, key[0],
+                                setups=self._iteration - depth < SETUP_PLIES)
         if tt_action is not None and tt_action in actions and actions[0] != tt_action:
             actions.remove(tt_action)
             actions.insert(0, tt_action)
@@ -662,8 +728,10 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             return self._terminal(state)
         return EVAL_SCALE * static_values(state)[self._root]
 
-    def _ordered(self, state: State, width: int | None, key: object = None) -> list[Action]:
-        """Returns the legal actions best first by heuristic, the first ``width`` of them."""
+    def _ordered(self, state: State, width: int | None, key: object = None,
+                 setups: bool = True) -> list[Action]:
+        """Returns the legal actions best first by heuristic, the first ``width`` of them
+        (with ``setups``, the mover's set-ups found at the root in place of the last)."""
         if key is None:
             key = position_key(state)
         order = self._order_cache.get(key)
@@ -678,6 +746,12 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             self._order_cache[key] = order
         if width is not None and len(order) > width:
             self._cut = True
+            found = self._threats.get(state.current_player()) if setups else None
+            if found:
+                rest = order[width:]
+                found = [a for a in found if a in rest]
+                # In place of the last by heuristic: as many actions as without set-ups.
+                return order[:width - len(found)] + found if found else order[:width]
             return order[:width]
         return list(order)
 

@@ -19,8 +19,10 @@ The searches per game:
 - ``classic`` (2 players, no chance, branching in the hundreds): alpha-beta with heuristic
   move ordering and forward pruning (``width`` best actions per inner node). Medium searches
   two plies (a placement and the reply, 0.26 s a move); hard and max deepen iteratively to
-  the time limit, and the endgame is searched to the end. Once at most 40 placements are
-  legal, hard first gives half its time to the exact endgame solver, and max runs the solver
+  the time limit, and the endgame is searched to the end; both also search each side's best
+  set-ups (``cathedral.games.classic.threats``) in their first plies, and hard picks among
+  moves it values alike by the game's seed. Once at most 40 placements are legal, hard
+  first gives half its time to the exact endgame solver, and max runs the solver
   on one core for all of its time while the search runs on the others, so a solvable
   endgame is played for a proven win, and for the best final margin where that too is in
   reach (``cathedral.ai.endgame``).
@@ -84,11 +86,22 @@ LEVELS: dict[str, dict[str, Spec]] = {
     # on hard's own 5 s, 14 moves inside and 60 at the root scored 60% against hard's 10 and
     # 40 in 60 games, and 20 and 100 scored 72% against 14 and 60 in 30 (+155 Elo
     # [+34, +309], benchmarks/reports/classic_hard_wider_30), so max searches that wide.
+    # Hard and max also search each side's 3 best set-ups in the first three plies (walls
+    # the next building closes, which the one-ply order ranks far beyond any width;
+    # ``classic.threats``): hard had lost a game to an outside AI by never looking at the
+    # wall that beat it. Against the same search without them: 29-2-9 on 4,000 nodes a move
+    # (+185 Elo [+69, +343], 3.6 squares a game), 20-5-15 on 2 s (+43 [-51, +143]). Hard
+    # plays one of the moves valued within 0.01 of its best (below classic's half-square
+    # step: moves it values alike), picked by the game's seed, so it does not replay one
+    # game against a deterministic opponent: 17-3-20 on 4,000 nodes against the same search
+    # without (-25 Elo [-134, +78], level within the noise).
     "classic": _search_levels(
         "alphabeta",
         {"budget": Budget(depth=2, seconds=2.0), "width": 8, "root_width": 24},
-        {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40, "endgame": 0.5},
-        {"budget": Budget(seconds=20.0), "width": 20, "root_width": 100, "endgame": 0.5},
+        {"budget": Budget(seconds=5.0), "width": 10, "root_width": 40, "endgame": 0.5,
+         "threats": 3, "variety": 0.01},
+        {"budget": Budget(seconds=20.0), "width": 20, "root_width": 100, "endgame": 0.5,
+         "threats": 3},
     ),
     # Draws by repetition come easily in Allmer's game (two cautious players shuffle), so the
     # searches hold a draw, or a position met again, worth -0.3 to themselves and play on for

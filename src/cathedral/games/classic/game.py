@@ -13,7 +13,7 @@ import numpy as np
 from cathedral.core.contract import TERMINAL, Game, GameInfo, State, check_history, ranked_returns
 from cathedral.core.errors import IllegalActionError, NotationError, StateError
 from cathedral.core.params import Param
-from cathedral.games.classic import heuristic, narrate, notation
+from cathedral.games.classic import heuristic, narrate, notation, threats
 from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
     ACTION_OF,
@@ -354,6 +354,11 @@ class ClassicState(State):
 
     def action_heuristics(self) -> list[tuple[int, float]]:
         return heuristic.action_scores(self.position, self._legal_actions())
+
+    def threat_actions(self, player: int, limit: int) -> list[int]:
+        """Returns ``player``'s best set-ups (``threats.threat_actions``): placements whose
+        worth shows one placement later, which search keeps in view beyond its width."""
+        return [action for action, _ in threats.threat_actions(self.position, player, limit)]
 
 
 def _cathedral_action(mask: int) -> int | None:

@@ -248,8 +248,10 @@ def _touches(actions: np.ndarray, masks: tuple[np.ndarray, np.ndarray], mask: in
     return ((low[actions] & np.uint64(mask & _LOW)) | (high[actions] & np.uint64(mask >> 64))) != 0
 
 
-def _quiet(position: Position, actions: list[int]) -> np.ndarray:
-    """Returns, per action of the colour to move, whether placing it is quiet (see above)."""
+def _quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndarray:
+    """Returns, per action of the colour to move, whether placing it is quiet (see above).
+    ``absent`` pieces not yet placed are counted in every region (``threats`` looks ahead to
+    a time when the opponent's first building will stand somewhere)."""
     colour = position.to_move
     index = np.asarray(actions, dtype=np.intp)
     buildings = index < _CATHEDRAL_START  # the Cathedral's own placement is placed to score it
@@ -266,7 +268,7 @@ def _quiet(position: Position, actions: list[int]) -> np.ndarray:
     while rest:
         region = flood(rest & -rest, space)
         rest &= ~region
-        held = sum(1 for a in opponent_pieces if PLACEMENTS[a] & region)
+        held = absent + sum(1 for a in opponent_pieces if PLACEMENTS[a] & region)
         held += 1 if position.cathedral & region else 0
         if not held and not region & unsettled:
             settled |= region
