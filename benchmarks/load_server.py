@@ -174,7 +174,7 @@ def address(seed: int) -> str:
 
 async def table(
     http: httpx.AsyncClient, ws_urls: list[str], run: Run, seed: int,
-    checks: list[tuple[str, dict[int, str]]],
+    checks: list[tuple[str, dict[int, str], str]],
 ) -> None:
     """One table: game after game until the deadline. Its first game is created and both
     sockets opened before the clock starts, so the figures are for play, not for 200 tables
@@ -194,7 +194,7 @@ async def table(
             return
         game_id, tokens = created
         sent: dict[int, str] = {}
-        checks.append((game_id, sent))
+        checks.append((game_id, sent, address(seed) if run.spread else ""))
         # With two servers, light plays on the first and dark on the second: every move
         # crosses processes (through the database and Redis).
         light_url, dark_url = (f"{url}/ws/games/{game_id}" for url in (ws_urls[0], ws_urls[-1]))
@@ -218,14 +218,31 @@ async def table(
         run.stats.games_finished += all(ended)
 
 
-async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str]]],
+async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str], str]],
                  stats: Stats) -> None:
-    """Every record holds exactly the moves sent, in order: nothing lost, nothing doubled."""
+    """Every record holds exactly the moves sent, in order: nothing lost, nothing doubled.
+    Each record is read from its table's own address, so that with the limits on no address
+    reads more than its own games."""
     limit = asyncio.Semaphore(20)
+    clients: dict[str, httpx.AsyncClient] = {}
 
-    async def one(game_id: str, sent: dict[int, str]) -> None:
+    def client(local: str) -> httpx.AsyncClient:
+        if not local:
+            return http
+        if local not in clients:
+            clients[local] = httpx.AsyncClient(
+                base_url=str(http.base_url), timeout=60.0,
+                transport=httpx.AsyncHTTPTransport(local_address=local))
+        return clients[local]
+
+    async def one(game_id: str, sent: dict[int, str], local: str) -> None:
         async with limit:
-            answer = await with_retry(lambda: http.get(f"/api/games/{game_id}/record"))
+            answer = await with_retry(
+                lambda: client(local).get(f"/api/games/{game_id}/record"))
+        if answer.status_code != 200:
+            stats.failures.append(f"record {game_id}: {answer.status_code} {answer.text[:200]}")
+            stats.mismatched.append(game_id)
+            return
         actions = json.loads(answer.text)["actions"]
         expected = [sent[ply] for ply in sorted(sent)]
         # A move sent at the very end may be applied after the client stopped listening; it
@@ -233,13 +250,17 @@ async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str]
         if actions != expected or sorted(sent) != list(range(len(sent))):
             stats.mismatched.append(game_id)
 
-    await asyncio.gather(*(one(g, s) for g, s in checks))
+    try:
+        await asyncio.gather(*(one(*check) for check in checks))
+    finally:
+        for opened in clients.values():
+            await opened.aclose()
 
 
 async def drive(servers: list[Server], run: Run) -> None:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=servers[0].url, timeout=60.0, limits=limits) as http:
-        checks: list[tuple[str, dict[int, str]]] = []
+        checks: list[tuple[str, dict[int, str], str]] = []
         ws_urls = [server.ws_url for server in servers]
         attacker = asyncio.ensure_future(attack(servers[0], run)) if run.attack else None
         try:

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import stat
+import threading
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,7 +16,15 @@ from fastapi.testclient import TestClient
 import cathedral
 from cathedral.server.app import create_app
 from cathedral.server.settings import Settings
-from cathedral.server.storage import Storage
+from cathedral.server.storage import Storage, StoredAction, StoredGame, StoredSeat
+
+
+def stored_game(game_id: str) -> StoredGame:
+    return StoredGame(
+        id=game_id, game="classic", params={"opening": "standard"}, rules_version=1,
+        seed="s", status="playing", generation=0, result=None, clock=None, read_only=False,
+        public=False, rematch_of=None, rematch=None, created=0.0, updated=0.0,
+        seats=[StoredSeat(0, "human", None), StoredSeat(1, "human", None)])
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -187,3 +196,42 @@ def test_anonymous_analysis_stops_at_hard(db):
         refused = client.get(f"/api/games/{game_id}/hint?ply=2&level=max")
         assert refused.status_code == 422 and "'max' is not offered" in refused.json()["error"]
         assert client.get(f"/api/games/{game_id}/hint?ply=2&level=easy").status_code == 200
+
+
+def test_sqlite_writes_from_several_threads_never_share_a_transaction(tmp_path):
+    """SQLite keeps one writer connection; writes that reach it from the database threads and
+    the event loop at once (an upload beside moves) each get a whole transaction of their own."""
+    storage = Storage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    storage.migrate()
+    for g in range(4):
+        storage.create_game(stored_game(f"move{g}"))
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def create(worker: int) -> None:
+        barrier.wait()
+        for n in range(40):
+            try:
+                storage.create_game(stored_game(f"up{worker}-{n}"))
+            except Exception as exc:  # every failure is the finding
+                errors.append(exc)
+
+    def move(worker: int) -> None:
+        barrier.wait()
+        for ply in range(40):
+            try:
+                storage.append(f"move{worker}", 0, [StoredAction(ply, ply, 0, str(ply), None, 1.0)],
+                               status="playing", revision=ply)
+            except Exception as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=create, args=(w,)) for w in range(4)]
+    threads += [threading.Thread(target=move, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert all(len(storage.load(f"move{w}").actions) == 40 for w in range(4))
+    assert all(storage.load(f"up{w}-39") is not None for w in range(4))
+    storage.close()

@@ -290,7 +290,7 @@ class Commands:
         except JobFailed as exc:
             raise Unavailable(f"the record could not be read ({exc}): try again") from None
         game = load_game(found["game"], found["params"])
-        state = game.state_from_json(found["state"])
+        state = await self.db(game.state_from_json, found["state"])  # up to 20,000 plies
         wall = self.wall()
         stored = StoredGame(
             id=secrets.token_urlsafe(12), game=game.name, params=dict(game.params),
@@ -303,7 +303,7 @@ class Commands:
                      for ply, (action, player, notation, text, turn, skipped)
                      in enumerate(found["plies"])],
         )
-        await self.db(self.storage.create_game, stored)
+        await self.write(self.storage.create_game, stored, bulk=True)
         self._keep(self._table(stored, game, state, asker))
         return {"id": stored.id, "watch_url": f"/g/{stored.id}",
                 "replay_url": f"/replay/{stored.id}"}

@@ -94,12 +94,14 @@ class Hub(Commands, Computers):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, lambda: fn(*args, **kwargs))
 
-    async def write(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    async def write(self, fn: Callable, *args: Any, bulk: bool = False, **kwargs: Any) -> Any:
         """Runs a database write (one short transaction). On SQLite it runs right here: a
         commit without fsync (WAL, synchronous=NORMAL; checkpoints run in a thread) is
         cheaper than handing it to a thread and back, and one writer never waits for the
-        file lock. Other databases are across a network: a thread waits for them."""
-        if self.storage.is_sqlite:
+        file lock. A ``bulk`` write (an uploaded record's plies) runs in a thread instead,
+        and so does any write while one holds SQLite's writer, so the event loop never
+        waits for it. Other databases are across a network: a thread waits for them."""
+        if self.storage.is_sqlite and not bulk and not self.storage.writer_busy():
             return fn(*args, **kwargs)
         return await self.db(fn, *args, **kwargs)
 

@@ -2,7 +2,7 @@
 
 ``checked_json`` is the one JSON reader for bodies, socket messages and uploaded records.
 Beyond parsing it refuses what would break something further in: nesting deeper than
-``MAX_DEPTH`` (Python's parser would recurse until it crashed), ``NaN`` and infinities
+``MAX_DEPTH`` (every reader of the value recurses), ``NaN`` and infinities
 (stored, they are served back as invalid JSON), and text holding NUL, other control
 characters or lone surrogates (a database refuses to store them, a page shows garbage).
 Tab, newline and carriage return are the control characters free text may hold.
@@ -56,7 +56,16 @@ def text_problem(text: str) -> str | None:
     return f"control character U+{code:04X} is not allowed in text"
 
 
-def _check_values(value: Any, where: str, what: str) -> None:
+def _too_deep(what: str, depth: int | None = None) -> Malformed:
+    deep = f"{depth}" if depth else f"more than {MAX_DEPTH}"
+    return Malformed(f"{what} nests {deep} levels deep: at most {MAX_DEPTH} are read")
+
+
+def _check_values(value: Any, where: str, what: str, depth: int = 0) -> None:
+    if isinstance(value, (dict, list)):
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _too_deep(what)
     if isinstance(value, str):
         problem = text_problem(value)
         if problem:
@@ -69,10 +78,10 @@ def _check_values(value: Any, where: str, what: str) -> None:
             problem = text_problem(key)
             if problem:
                 raise Malformed(f"bad {what}: a field name: {problem}")
-            _check_values(item, f"{where}.{key}" if where else key, what)
+            _check_values(item, f"{where}.{key}" if where else key, what, depth)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _check_values(item, f"{where}[{index}]", what)
+            _check_values(item, f"{where}[{index}]", what, depth)
 
 
 def checked_json(data: bytes | str, what: str = "request body") -> Any:
@@ -83,12 +92,18 @@ def checked_json(data: bytes | str, what: str = "request body") -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise Malformed(f"{what} is not UTF-8 text: send JSON") from None
-    depth = nesting(data)
-    if depth > MAX_DEPTH:
-        raise Malformed(f"{what} nests {depth} levels deep: at most {MAX_DEPTH} are read")
+    # Python's parser, in C, gives up with a RecursionError some thousand levels down, at
+    # once; within that the walk over the value counts the depth. Only text that is not
+    # JSON is scanned for its depth, for the message.
     try:
         value = json.loads(data, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise _too_deep(what) from None
     except ValueError as exc:  # JSONDecodeError, a constant, an integer too long to read
+        if data.count("[") + data.count("{") > MAX_DEPTH:
+            depth = nesting(data)
+            if depth > MAX_DEPTH:
+                raise _too_deep(what, depth) from None
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
         raise Malformed(f"{what} is not JSON ({reason}): send a JSON object") from None
     _check_values(value, "", what)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -259,7 +260,8 @@ class Storage:
             _private_file(Path(self.url[len("sqlite:///"):]).expanduser())
         self.engine = make_engine(self.url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
-        self._writer = None  # the SQLite move path's connection (see _append_sqlite)
+        self._writer = None  # SQLite's one writer connection (see _raw)
+        self._writing = threading.Lock()  # one transaction at a time on it
         self._integrity_errors = (IntegrityError, self.engine.dialect.dbapi.IntegrityError)
 
     def migrate(self) -> None:
@@ -273,26 +275,39 @@ class Storage:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        with self._writing:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
         self.engine.dispose()
 
     # ----- writing ------------------------------------------------------------------------
+
+    def writer_busy(self) -> bool:
+        """Whether a transaction holds SQLite's writer connection now."""
+        return self._writing.locked()
 
     @contextmanager
     def _raw(self) -> Iterator[tuple[Any, str]]:
         """One transaction on a DBAPI connection of the engine's pool, with the driver's
         placeholder: the hot writes (a move, a new game) skip SQLAlchemy's statement
         machinery, which costs several times the database's own work there. On SQLite one
-        connection is kept for the writer; elsewhere each call checks one out, so writers
-        in several threads run side by side. A duplicate key raises ``PlyTaken``."""
+        connection is kept for the writer, and a lock gives each transaction the whole of it
+        (SQLite has one writer anyway); elsewhere each call checks one out, so writers in
+        several threads run side by side. A duplicate key raises ``PlyTaken``."""
         if self.is_sqlite:
-            if self._writer is None:
-                self._writer = self.engine.raw_connection()
-            connection, mark, owned = self._writer, "?", False
+            with self._writing:
+                if self._writer is None:
+                    self._writer = self.engine.raw_connection()
+                yield from self._transaction(self._writer, "?")
         else:
-            connection, mark, owned = self.engine.raw_connection(), "%s", True
+            connection = self.engine.raw_connection()
+            try:
+                yield from self._transaction(connection, "%s")
+            finally:
+                connection.close()  # back to the pool
+
+    def _transaction(self, connection: Any, mark: str) -> Iterator[tuple[Any, str]]:
         try:
             yield connection, mark
             connection.commit()
@@ -302,9 +317,6 @@ class Storage:
         except BaseException:
             connection.rollback()
             raise
-        finally:
-            if owned:
-                connection.close()  # back to the pool
 
     @staticmethod
     def _marks(mark: str, n: int) -> str:
