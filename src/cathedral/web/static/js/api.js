@@ -22,7 +22,7 @@ export async function call(method, path, { body, token } = {}, attempt = 0) {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
-  } catch (exc) {
+  } catch {
     throw new ApiError(0, "The server cannot be reached; check that `cathedral serve` is running.");
   }
   if (response.status === 429 && attempt < RETRIES) {
@@ -35,7 +35,7 @@ export async function call(method, path, { body, token } = {}, attempt = 0) {
   if (text) {
     try {
       data = JSON.parse(text);
-    } catch (exc) {
+    } catch {
       data = { error: text.slice(0, 200) };
     }
   }
@@ -52,7 +52,7 @@ export const post = (path, body, options = {}) => call("POST", path, { ...option
 /** Returns the seat secret of this page (the URL fragment), or null for a spectator. */
 export function secretFromFragment() {
   const raw = decodeURIComponent((location.hash || "").replace(/^#/, "")).trim();
-  return raw && /^[A-Za-z0-9_\-]{16,200}$/.test(raw) ? raw : null;
+  return raw && /^[A-Za-z0-9_-]{16,200}$/.test(raw) ? raw : null;
 }
 
 /**
@@ -65,7 +65,7 @@ export function gameIdFromPath() {
   let raw;
   try {
     raw = decodeURIComponent(parts[parts.length - 1]);
-  } catch (exc) {
+  } catch {
     return null; // "%ff" and the like: no id
   }
   return /^[A-Za-z0-9_-]{1,64}$/.test(raw) ? raw : null;
@@ -91,7 +91,7 @@ export function liveGame(id, onMessage, onStatus = () => {}) {
       let message;
       try {
         message = JSON.parse(event.data);
-      } catch (exc) {
+      } catch {
         return;
       }
       if (!message || message.type === "ping" || message.type === "pong") return;

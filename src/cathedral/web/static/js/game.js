@@ -230,7 +230,7 @@ async function sendMove(move) {
     try {
       setView(await get(`/api/games/${encodeURIComponent(id)}`));
       drawBoard();
-    } catch (again) {
+    } catch {
       /* keep the message */
     }
   }

@@ -69,7 +69,7 @@ async function upload() {
   let record;
   try {
     record = JSON.parse(await file.text());
-  } catch (exc) {
+  } catch {
     $("upload-error").textContent = "That file is not JSON: expected a game record.";
     return;
   }
