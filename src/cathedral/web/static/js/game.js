@@ -3,7 +3,8 @@
 // secret the server recognises makes the page a player's: anyone else watches, whatever the
 // address holds.
 
-import { ApiError, copyText, get, gameIdFromPath, h, liveGame, post, secretFromFragment, toast } from "./api.js";
+import { $, copyText, h, swatch, toast } from "./dom.js";
+import { ApiError, get, gameIdFromPath, liveGame, post, refusal, secretFromFragment } from "./net.js";
 import {
   GAME_TITLES,
   afterLastTurn,
@@ -15,11 +16,8 @@ import {
   renderResult,
   renderSince,
   scoreWords,
-  swatch,
   turnText,
 } from "./table.js";
-
-const $ = (id) => document.getElementById(id);
 
 const id = gameIdFromPath();
 const secret = secretFromFragment();
@@ -244,15 +242,6 @@ function settlePending(refused) {
   if (refused) showMessage(refusal(refused));
   else $("notation").value = "";
   drawBanner();
-}
-
-function refusal(exc) {
-  if (!(exc instanceof ApiError)) return String(exc);
-  if (exc.status === 422) return `Refused: ${exc.message}`;
-  if (exc.status === 409) return `Not now: ${exc.message}`;
-  if (exc.status === 403) return `Not your turn: ${exc.message}`;
-  if (exc.status === 401) return "This link's seat secret is not valid for this game.";
-  return exc.message;
 }
 
 function browse(ply) {

@@ -2,9 +2,8 @@
 // seat (a person or a computer level), an optional clock, a public or private table; then
 // start it and share the invite links.
 
-import { copyText, get, h, post, s, seatColour, toast } from "./api.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, copyText, h, s, swatch, toast } from "./dom.js";
+import { get, post } from "./net.js";
 
 let catalog = null;
 let game = null; // the catalog entry chosen
@@ -198,7 +197,7 @@ function drawSeats() {
       return h(
         "div",
         { class: "seat" },
-        h("span", { class: "who" }, h("span", { class: "swatch", style: { background: seatColour(name) } }), name),
+        h("span", { class: "who" }, swatch(name), name),
         select,
       );
     }),
@@ -248,7 +247,7 @@ function showInvites(created, humans) {
     return h(
       "div",
       { class: "invite", "data-player": seat.player },
-      h("span", { class: "who" }, h("span", { class: "swatch", style: { background: seatColour(name) } }), " ", name),
+      h("span", { class: "who" }, swatch(name), " ", name),
       h("input", { type: "text", readonly: true, value: link, "aria-label": `${name}'s link`, onfocus: (e) => e.target.select() }),
       h("button", { class: "btn small", type: "button", onclick: () => copyText(link).then(() => toast(`${name}'s link copied.`)) }, "Copy"),
       h("a", { class: `btn small${k === 0 ? " primary" : ""}`, href: seat.url }, k === 0 ? "Play" : "Open"),

@@ -1,17 +1,16 @@
 // The lobby: public tables with an open seat, games being played, recent finished games; and
 // the upload of a game record to replay.
 
-import { get, h, post, seatColour } from "./api.js";
+import { $, h, swatch } from "./dom.js";
+import { get, post } from "./net.js";
 import { GAME_TITLES } from "./table.js";
-
-const $ = (id) => document.getElementById(id);
 
 function item(game, actions) {
   const players = (game.players || []).map((name, i) =>
     h(
       "span",
       { class: "row", style: { gap: "0.2rem", marginRight: "0.6rem", display: "inline-flex" } },
-      h("span", { class: "swatch", style: { background: seatColour(name) } }),
+      swatch(name),
       `${name}${game.seats && game.seats[i] !== "human" ? ` (${game.seats[i]})` : ""}`,
     ),
   );

@@ -1,10 +1,10 @@
 // The replay page: a step slider over every ply of a finished or uploaded game, the position at
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
-import { gameIdFromPath, get, h, liveGame } from "./api.js";
-import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
+import { $, h, swatch } from "./dom.js";
+import { gameIdFromPath, get, liveGame } from "./net.js";
+import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult } from "./table.js";
 
-const $ = (id) => document.getElementById(id);
 const id = gameIdFromPath();
 let view = null;
 let board = null;

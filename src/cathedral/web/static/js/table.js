@@ -1,7 +1,7 @@
 // What the game page and the replay page share: the board of a game, the players panel, the
 // move list grouped by turns, what happened since a player's last turn, and the result.
 
-import { formatClock, h, seatColour } from "./api.js";
+import { formatClock, h, seatColour, swatch } from "./dom.js";
 
 const BOARDS = {
   classic: () => import("./boards/classic.js"),
@@ -72,11 +72,6 @@ export async function loadBoard(game, root, handlers) {
   if (!load) throw new Error(`no board for the game ${game}`);
   const module = await load();
   return module.createBoard(root, handlers);
-}
-
-/** Seat colour for the swatch: classic's Light and Dark, the others by name. */
-export function swatch(name) {
-  return h("span", { class: "swatch", style: { background: seatColour(name) } });
 }
 
 /**

@@ -5,7 +5,7 @@
 // picked stone and its landings, so that each is a finger's width apart. The keyboard walks
 // them with Tab (or the arrows), Enter picks.
 
-import { h, s } from "../api.js";
+import { h, s } from "../dom.js";
 
 const GAP = 30;
 const PAD = 34;

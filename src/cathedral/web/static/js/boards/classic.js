@@ -3,7 +3,7 @@
 // whether the placement is legal, which squares it would claim and which building it would
 // capture: all read from the picture's move list, never worked out here.
 
-import { h, s } from "../api.js";
+import { h, s } from "../dom.js";
 
 const CELL = 40;
 const LEFT = 24;

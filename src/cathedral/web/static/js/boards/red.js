@@ -2,7 +2,7 @@
 // cathedral's towers, every player's holdings, and the current decision's choices with what
 // each yields (worked out by the engine and carried in the picture).
 
-import { h, s, seatColour } from "../api.js";
+import { h, s, seatColour } from "../dom.js";
 
 const RESOURCE_COLOUR = {
   wood: "#c08a4e",
