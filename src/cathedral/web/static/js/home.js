@@ -5,12 +5,19 @@
 import { $, copyText, h, s, swatch, toast } from "./dom.js";
 import { get, post } from "./net.js";
 
-let catalog = null;
-let game = null; // the catalog entry chosen
-let params = {};
-let seats = []; // per seat: "human" or a level
-let clock = null;
-let isPublic = false;
+/**
+ * The table being set up: everything the page knows that changes, in one object.
+ * @typedef {object} HomePage
+ * @property {Catalog | null} catalog what the server offers
+ * @property {CatalogGame | null} game the catalog entry chosen
+ * @property {Record<string, unknown>} params the game's parameters, by name
+ * @property {SeatKind[]} seats per seat: "human" or a level
+ * @property {ClockPreset | null} clock
+ * @property {boolean} isPublic in the lobby, with open seats
+ */
+
+/** @type {HomePage} */
+const page = { catalog: null, game: null, params: {}, seats: [], clock: null, isPublic: false };
 
 const DEFAULT_CLOCKS = [
   { name: "5 min + 3 s", initial_s: 300, increment_s: 3 },
@@ -59,8 +66,8 @@ function art(name) {
 }
 
 function playerNames() {
-  const count = params.players || (game.players && Object.keys(game.players).length === 1 ? Number(Object.keys(game.players)[0]) : 2);
-  const table = game.players || {};
+  const count = page.params.players || (page.game.players && Object.keys(page.game.players).length === 1 ? Number(Object.keys(page.game.players)[0]) : 2);
+  const table = page.game.players || {};
   if (Array.isArray(table)) {
     const entry = table.find((t) => t.count === count) || table[0];
     return entry ? entry.names : [];
@@ -69,7 +76,7 @@ function playerNames() {
 }
 
 function levels() {
-  return (catalog.levels || ["random", "easy", "medium", "hard", "max"]).map((l) => (typeof l === "string" ? l : l.name));
+  return (page.catalog.levels || ["random", "easy", "medium", "hard", "max"]).map((l) => (typeof l === "string" ? l : l.name));
 }
 
 function chips(group, options, current, onPick) {
@@ -92,13 +99,13 @@ function chips(group, options, current, onPick) {
 
 function drawGames() {
   $("games").replaceChildren(
-    ...catalog.games.map((g) =>
+    ...page.catalog.games.map((g) =>
       h(
         "button",
         {
           class: "game-box",
           type: "button",
-          "aria-pressed": String(game && game.name === g.name),
+          "aria-pressed": String(page.game && page.game.name === g.name),
           "data-game": g.name,
           onclick: () => pickGame(g.name),
         },
@@ -110,10 +117,10 @@ function drawGames() {
 }
 
 function pickGame(name) {
-  game = catalog.games.find((g) => g.name === name);
-  params = {};
-  for (const p of game.parameters || []) params[p.name] = p.default;
-  seats = [];
+  page.game = page.catalog.games.find((g) => g.name === name);
+  page.params = {};
+  for (const p of page.game.parameters || []) page.params[p.name] = p.default;
+  page.seats = [];
   drawGames();
   drawParams();
   drawSeats();
@@ -121,12 +128,12 @@ function pickGame(name) {
 }
 
 function drawParams() {
-  $("game-title").textContent = game.title;
-  $("game-summary").textContent = game.summary || "";
+  $("game-title").textContent = page.game.title;
+  $("game-summary").textContent = page.game.summary || "";
   const box = $("params");
   box.replaceChildren();
   const more = h("details", {}, h("summary", {}, "More rules"));
-  for (const p of game.parameters || []) {
+  for (const p of page.game.parameters || []) {
     if (p.name === "components") continue; // only the shipped set over the web
     const group = h("div", { class: "chips", role: "group", "aria-label": p.name });
     const range = p.maximum !== null && p.maximum !== undefined ? ` (${p.minimum} to ${p.maximum} on this server)` : "";
@@ -136,8 +143,8 @@ function drawParams() {
     else if (p.type === "bool" || typeof p.default === "boolean") options = [[false, "no"], [true, "yes"]];
     if (options) {
       const redraw = () =>
-        chips(group, options, params[p.name], (value) => {
-          params[p.name] = value;
+        chips(group, options, page.params[p.name], (value) => {
+          page.params[p.name] = value;
           redraw();
           if (p.name === "players") drawSeats();
         });
@@ -146,12 +153,12 @@ function drawParams() {
       const input = h("input", {
         type: "text",
         inputmode: "numeric",
-        value: params[p.name] === null || params[p.name] === undefined ? "" : String(params[p.name]),
+        value: page.params[p.name] === null || page.params[p.name] === undefined ? "" : String(page.params[p.name]),
         placeholder: p.default === null ? "default" : "",
         "aria-label": p.name,
         oninput: (event) => {
           const text = event.target.value.trim();
-          params[p.name] = text === "" ? p.default : /^\d+$/.test(text) ? Number(text) : text;
+          page.params[p.name] = text === "" ? p.default : /^\d+$/.test(text) ? Number(text) : text;
         },
       });
       group.append(input);
@@ -160,17 +167,17 @@ function drawParams() {
     (main ? box : more).append(field);
   }
   if (more.children.length > 1) box.append(more);
-  const presets = catalog.clocks || catalog.clock_presets || DEFAULT_CLOCKS;
+  const presets = page.catalog.clocks || page.catalog.clock_presets || DEFAULT_CLOCKS;
   const clockOptions = [[null, "No clock"], ...presets.map((c) => [c, c.name || `${c.initial_s / 60} min + ${c.increment_s} s`])];
   const drawClocks = () =>
-    chips($("clocks"), clockOptions, clock, (value) => {
-      clock = value;
+    chips($("clocks"), clockOptions, page.clock, (value) => {
+      page.clock = value;
       drawClocks();
     });
   drawClocks();
   const drawVisibility = () =>
-    chips($("visibility"), [[false, "Private (invite links)"], [true, "Public (in the lobby)"]], isPublic, (value) => {
-      isPublic = value;
+    chips($("visibility"), [[false, "Private (invite links)"], [true, "Public (in the lobby)"]], page.isPublic, (value) => {
+      page.isPublic = value;
       drawVisibility();
     });
   drawVisibility();
@@ -178,8 +185,8 @@ function drawParams() {
 
 function drawSeats() {
   const names = playerNames();
-  const previous = seats;
-  seats = names.map((_, i) => previous[i] || (i === 0 ? "human" : "medium"));
+  const previous = page.seats;
+  page.seats = names.map((_, i) => previous[i] || (i === 0 ? "human" : "medium"));
   const options = [["human", "Person"], ...levels().map((l) => [l, `Computer · ${l}`])];
   $("seats").replaceChildren(
     ...names.map((name, i) => {
@@ -189,10 +196,10 @@ function drawSeats() {
           "aria-label": `${name} is played by`,
           "data-seat": i,
           onchange: (event) => {
-            seats[i] = event.target.value;
+            page.seats[i] = event.target.value;
           },
         },
-        ...options.map(([value, label]) => h("option", { value, selected: seats[i] === value }, label)),
+        ...options.map(([value, label]) => h("option", { value, selected: page.seats[i] === value }, label)),
       );
       return h(
         "div",
@@ -207,13 +214,13 @@ function drawSeats() {
 async function startGame() {
   const button = $("start");
   $("start-error").textContent = "";
-  const body = { game: game.name, params: {}, seats: [...seats] };
-  for (const p of game.parameters || []) {
+  const body = { game: page.game.name, params: {}, seats: [...page.seats] };
+  for (const p of page.game.parameters || []) {
     if (p.name === "components") continue;
-    if (params[p.name] !== p.default) body.params[p.name] = params[p.name];
+    if (page.params[p.name] !== p.default) body.params[p.name] = page.params[p.name];
   }
-  if (clock) body.clock = { initial_s: clock.initial_s, increment_s: clock.increment_s };
-  if (isPublic) body.public = true;
+  if (page.clock) body.clock = { initial_s: page.clock.initial_s, increment_s: page.clock.increment_s };
+  if (page.isPublic) body.public = true;
   button.disabled = true;
   let created;
   try {
@@ -226,7 +233,7 @@ async function startGame() {
   button.disabled = false;
   const humans = created.seats.filter((seat) => seat.kind === "human");
   const withLinks = humans.filter((seat) => seat.url);
-  if (withLinks.length <= 1 && !isPublic) {
+  if (withLinks.length <= 1 && !page.isPublic) {
     location.assign(withLinks.length ? withLinks[0].url : created.watch_url);
     return;
   }
@@ -271,18 +278,18 @@ function showInvites(created, humans) {
 
 async function start() {
   try {
-    catalog = await get("/api/catalog");
+    page.catalog = await get("/api/catalog");
   } catch (exc) {
     $("game-title").textContent = "The server cannot list its games";
     $("game-summary").textContent = exc.message;
     return;
   }
-  if (!Array.isArray(catalog.games) && catalog.games) catalog.games = Object.values(catalog.games);
+  if (!Array.isArray(page.catalog.games) && page.catalog.games) page.catalog.games = Object.values(page.catalog.games);
   const order = ["classic", "allmer", "red"];
-  catalog.games.sort((a, b) => (order.indexOf(a.name) + 99) % 99 - (order.indexOf(b.name) + 99) % 99);
+  page.catalog.games.sort((a, b) => (order.indexOf(a.name) + 99) % 99 - (order.indexOf(b.name) + 99) % 99);
   const wanted = new URLSearchParams(location.search).get("game");
   drawGames();
-  pickGame(catalog.games.some((g) => g.name === wanted) ? wanted : catalog.games[0].name);
+  pickGame(page.catalog.games.some((g) => g.name === wanted) ? wanted : page.catalog.games[0].name);
   $("start").addEventListener("click", startGame);
 }
 

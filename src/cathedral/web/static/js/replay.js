@@ -6,13 +6,23 @@ import { gameIdFromPath, get, liveGame } from "./net.js";
 import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult } from "./table.js";
 
 const id = gameIdFromPath();
-let view = null;
-let board = null;
-let ply = 0;
-let token = 0;
+
+/**
+ * Everything the page knows that changes, in one object.
+ * @typedef {object} ReplayPage
+ * @property {View | null} view the game, as loaded
+ * @property {Board | null} board
+ * @property {number} ply the ply shown
+ * @property {number} token counts the positions asked for: a picture arriving after a newer
+ *   one was asked for is dropped
+ * @property {LiveGame | null} live the socket: analysis streams over it
+ * @property {number | null} asked the ply the analysis was asked for
+ */
+
+/** @type {ReplayPage} */
+const page = { view: null, board: null, ply: 0, token: 0, live: null, asked: null };
+/** @type {Map<number, Promise<Picture>>} ply -> the picture, asked for once */
 const cache = new Map();
-let live = null; // the socket: analysis streams over it
-let asked = null; // the ply the analysis was asked for
 
 async function pictureAt(n) {
   if (!cache.has(n)) cache.set(n, get(`/api/games/${encodeURIComponent(id)}/picture?ply=${n}`));
@@ -25,33 +35,33 @@ async function pictureAt(n) {
 }
 
 async function show(n) {
-  ply = Math.max(0, Math.min(view.ply, n));
-  const mine = ++token;
-  $("slider").value = String(ply);
-  $("ply").textContent = `ply ${ply} / ${view.ply}`;
+  page.ply = Math.max(0, Math.min(page.view.ply, n));
+  const mine = ++page.token;
+  $("slider").value = String(page.ply);
+  $("ply").textContent = `ply ${page.ply} / ${page.view.ply}`;
   $("analysis").replaceChildren();
-  renderMoves($("moves"), view, { selected: ply, onPick: show });
+  renderMoves($("moves"), page.view, { selected: page.ply, onPick: show });
   let picture;
   try {
-    picture = await pictureAt(ply);
+    picture = await pictureAt(page.ply);
   } catch (exc) {
-    $("banner").textContent = `Cannot draw move ${ply}: ${exc.message}`;
+    $("banner").textContent = `Cannot draw move ${page.ply}: ${exc.message}`;
     return;
   }
-  if (mine !== token) return;
-  board.show(picture, { interactive: false });
+  if (mine !== page.token) return;
+  page.board.show(picture, { interactive: false });
   // the players' scores in the position shown, not the final ones
-  renderPlayers($("players"), view, { picture, scores: picture.scores || null });
-  $("board").dataset.ply = String(ply);
-  const last = ply ? view.history[ply - 1] : "start";
-  const toMove = picture.to_move >= 0 ? view.players[picture.to_move] : null;
+  renderPlayers($("players"), page.view, { picture, scores: picture.scores || null });
+  $("board").dataset.ply = String(page.ply);
+  const last = page.ply ? page.view.history[page.ply - 1] : "start";
+  const toMove = picture.to_move >= 0 ? page.view.players[picture.to_move] : null;
   $("banner").replaceChildren(
     toMove ? swatch(toMove) : h("span", { class: "flag-end" }, "⚑"),
-    h("span", {}, ply ? `After ${last}` : "The starting position"),
+    h("span", {}, page.ply ? `After ${last}` : "The starting position"),
     h("span", { class: "spacer" }),
     h("span", { class: "muted" }, toMove ? `${toMove} to move` : picture.result || ""),
   );
-  const open = view.status === "finished" || view.read_only;
+  const open = page.view.status === "finished" || page.view.read_only;
   $("analyse").disabled = picture.to_move < 0 || !open;
   if (!open) $("analysis").textContent = "Analysis opens when the game is over.";
 }
@@ -59,16 +69,16 @@ async function show(n) {
 async function analyse() {
   const box = $("analysis");
   box.textContent = "The hard player is thinking…";
-  if (live && live.send({ type: "hint", level: "hard", ply })) {
-    asked = ply;
+  if (page.live && page.live.send({ type: "hint", level: "hard", ply: page.ply })) {
+    page.asked = page.ply;
     $("analyse").disabled = true;
     return;
   }
-  const at = ply;
+  const at = page.ply;
   $("analyse").disabled = true;
   try {
     const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${at}&level=hard`);
-    if (at === ply) box.replaceChildren(...renderAnalysis(info, view.players));
+    if (at === page.ply) box.replaceChildren(...renderAnalysis(info, page.view.players));
   } catch (exc) {
     box.textContent = `No analysis: ${exc.message}`;
   } finally {
@@ -77,14 +87,14 @@ async function analyse() {
 }
 
 function onMessage(message) {
-  if (message.type === "hint" && asked !== null) {
-    if (asked === ply) $("analysis").replaceChildren(...renderAnalysis(message.hint, view.players));
+  if (message.type === "hint" && page.asked !== null) {
+    if (page.asked === page.ply) $("analysis").replaceChildren(...renderAnalysis(message.hint, page.view.players));
     if (message.hint.final !== false) {
-      asked = null;
+      page.asked = null;
       $("analyse").disabled = false;
     }
-  } else if (message.type === "error" && asked !== null) {
-    asked = null;
+  } else if (message.type === "error" && page.asked !== null) {
+    page.asked = null;
     $("analyse").disabled = false;
     $("analysis").textContent = `No analysis: ${message.error}`;
   }
@@ -103,37 +113,37 @@ async function start() {
     return;
   }
   try {
-    view = await get(`/api/games/${encodeURIComponent(id)}`);
+    page.view = await get(`/api/games/${encodeURIComponent(id)}`);
   } catch (exc) {
     missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
     return;
   }
-  $("title").textContent = GAME_TITLES[view.game] || view.game;
-  document.title = `Cathedral · replay · ${GAME_TITLES[view.game] || view.game}`;
+  $("title").textContent = GAME_TITLES[page.view.game] || page.view.game;
+  document.title = `Cathedral · replay · ${GAME_TITLES[page.view.game] || page.view.game}`;
   $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
-  $("record").setAttribute("download", `cathedral-${view.game}-${id}.json`);
+  $("record").setAttribute("download", `cathedral-${page.view.game}-${id}.json`);
   $("watch").href = `/g/${encodeURIComponent(id)}`;
-  renderPlayers($("players"), view, {});
-  renderResult($("result"), view);
-  board = await loadBoard(view.game, $("board"), { onMove: () => {} });
-  live = liveGame(id, onMessage);
+  renderPlayers($("players"), page.view, {});
+  renderResult($("result"), page.view);
+  page.board = await loadBoard(page.view.game, $("board"), { onMove: () => {} });
+  page.live = liveGame(id, onMessage);
   const slider = $("slider");
-  slider.max = String(view.ply);
+  slider.max = String(page.view.ply);
   slider.addEventListener("input", () => show(Number(slider.value)));
   $("first").addEventListener("click", () => show(0));
-  $("prev").addEventListener("click", () => show(ply - 1));
-  $("next").addEventListener("click", () => show(ply + 1));
-  $("last").addEventListener("click", () => show(view.ply));
+  $("prev").addEventListener("click", () => show(page.ply - 1));
+  $("next").addEventListener("click", () => show(page.ply + 1));
+  $("last").addEventListener("click", () => show(page.view.ply));
   $("analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
-    if (event.key === "ArrowLeft" && event.target !== slider) show(ply - 1);
-    if (event.key === "ArrowRight" && event.target !== slider) show(ply + 1);
+    if (event.key === "ArrowLeft" && event.target !== slider) show(page.ply - 1);
+    if (event.key === "ArrowRight" && event.target !== slider) show(page.ply + 1);
     if (event.key === "Home") show(0);
-    if (event.key === "End") show(view.ply);
+    if (event.key === "End") show(page.view.ply);
   });
   const start = Number(new URLSearchParams(location.search).get("ply"));
-  show(Number.isFinite(start) && start > 0 ? start : view.ply);
+  show(Number.isFinite(start) && start > 0 ? start : page.view.ply);
 }
 
 start();
