@@ -1,3 +1,4 @@
+// @ts-check
 // ESLint for the browser code (src/cathedral/web/static/js): the recommended rules, browser
 // globals, ES modules. scripts/test.sh runs it; `npx eslint` from the repository root too.
 

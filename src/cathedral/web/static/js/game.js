@@ -1,10 +1,11 @@
+// @ts-check
 // The game page: players and spectators, live over the WebSocket. The seat secret is the URL
 // fragment (/g/<id>#<secret>) and goes to the server only in an Authorization header. Only a
 // secret the server recognises makes the page a player's: anyone else watches, whatever the
 // address holds.
 
 import { $, copyText, h, swatch, toast } from "./dom.js";
-import { ApiError, get, gameIdFromPath, liveGame, post, refusal, secretFromFragment } from "./net.js";
+import { ApiError, errorText, get, gameIdFromPath, liveGame, post, refusal, secretFromFragment } from "./net.js";
 import {
   GAME_TITLES,
   afterLastTurn,
@@ -19,8 +20,19 @@ import {
   turnText,
 } from "./table.js";
 
+/** @typedef {import("./types.js").Board} Board */
+/** @typedef {import("./types.js").Created} Created */
+/** @typedef {import("./types.js").Hint} Hint */
+/** @typedef {import("./types.js").Joined} Joined */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").Picture} Picture */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./net.js").LiveGame} LiveGame */
+
 const id = gameIdFromPath();
 const secret = secretFromFragment();
+
 /**
  * Everything the page knows that changes: one object, so that what a function reads and
  * writes is plain at the call.
@@ -57,6 +69,11 @@ const page = {
   announced: null,
 };
 
+/**
+ * The message under the board (an empty text hides it).
+ * @param {string} text
+ * @param {"error" | "info"} [kind]
+ */
 function showMessage(text, kind = "error") {
   const box = $("message");
   if (!text) {
@@ -67,7 +84,10 @@ function showMessage(text, kind = "error") {
   box.className = `message ${kind}`;
 }
 
-/** The page for an address that holds no game: what happened, and the way on. */
+/**
+ * The page for an address that holds no game: what happened, and the way on.
+ * @param {string} text
+ */
 function missing(text) {
   document.title = "Cathedral · no such game";
   $("title").textContent = "";
@@ -76,8 +96,18 @@ function missing(text) {
   $("missing-text").textContent = text;
 }
 
+/** @returns {Promise<View>} the game as it stands */
+function fetchView() {
+  return get(`/api/games/${encodeURIComponent(id)}`);
+}
+
+/**
+ * @param {number} ply
+ * @returns {Promise<Picture>}
+ */
 async function pictureAt(ply) {
   if (page.pictureCache.has(ply)) return page.pictureCache.get(ply);
+  /** @type {Picture} */
   const result = await get(`/api/games/${encodeURIComponent(id)}/picture?ply=${ply}`);
   page.pictureCache.set(ply, result);
   if (page.pictureCache.size > 64) page.pictureCache.delete(page.pictureCache.keys().next().value);
@@ -160,7 +190,7 @@ function drawSide() {
   const alone = page.view.seats.filter((kind) => kind === "human").length === 1;
   $("hint").classList.toggle("hidden", !seated || !playing || !alone);
   $("takeback").classList.toggle("hidden", !seated || !playing || !alone);
-  $("takeback").disabled = !page.view.takeback || page.sending;
+  $("takeback", HTMLButtonElement).disabled = !page.view.takeback || page.sending;
   const why = seated && playing && alone ? takebackWhy() : "";
   $("takeback").title = why;
   $("takeback-why").textContent = why;
@@ -168,7 +198,7 @@ function drawSide() {
   $("resign").classList.toggle("hidden", !seated || !playing);
   $("rematch").classList.toggle("hidden", !seated || page.view.status !== "finished" || page.view.read_only);
   $("rematch").textContent = page.view.rematch ? "⟲ Go to the rematch" : "⟲ Rematch";
-  const follow = $("follow");
+  const follow = $("follow", HTMLAnchorElement);
   follow.classList.toggle("hidden", seated || !page.view.rematch);
   if (page.view.rematch) follow.href = `/g/${encodeURIComponent(page.view.rematch)}`;
   const join = $("join");
@@ -187,7 +217,7 @@ async function drawBoard() {
   try {
     shown = await pictureAt(ply);
   } catch (exc) {
-    showMessage(`Cannot draw the position: ${exc.message}`);
+    showMessage(`Cannot draw the position: ${errorText(exc)}`);
     return;
   }
   if ((page.browsing === null ? page.view.ply : page.browsing) !== ply) return; // a newer view arrived meanwhile
@@ -201,6 +231,11 @@ async function drawBoard() {
   drawSide();
 }
 
+/**
+ * Takes a view from the server (a reply or the socket) unless it is older than ours, and
+ * redraws what it changed.
+ * @param {View} next
+ */
 function setView(next) {
   if (page.view && next.ply < page.view.ply && next.updated <= page.view.updated) return; // stale
   if (page.pending && (next.ply > page.pending.ply || next.status !== "playing")) settlePending(null);
@@ -214,8 +249,11 @@ function setView(next) {
   else drawSide();
 }
 
-// Moves go over the socket when it is open (a refusal comes back as a message, the move as the
-// next view); over HTTP otherwise.
+/**
+ * Sends a move: over the socket when it is open (a refusal comes back as a message, the move as
+ * the next view); over HTTP otherwise.
+ * @param {Move} move
+ */
 async function sendMove(move) {
   if (!myTurn() || page.sending) return;
   page.sending = true;
@@ -223,6 +261,7 @@ async function sendMove(move) {
   $("hint-box").classList.add("hidden");
   if (page.board.showHint) page.board.showHint(null);
   drawBanner();
+  /** @type {{ply: number, action?: number, move?: string}} */
   const body = { ply: page.view.ply };
   if (move.action !== undefined && move.action !== null) body.action = move.action;
   else body.move = move.notation;
@@ -232,23 +271,24 @@ async function sendMove(move) {
       timer: setTimeout(() => {
         page.pending = null;
         page.sending = false;
-        get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+        fetchView().then(setView, () => {});
       }, 15000),
     };
     drawBoard();
     return;
   }
   try {
+    /** @type {View} */
     const next = await post(`/api/games/${encodeURIComponent(id)}/moves`, body, { token: secret });
     page.sending = false;
-    $("notation").value = "";
+    $("notation", HTMLInputElement).value = "";
     setView(next);
   } catch (exc) {
     page.sending = false;
     showMessage(refusal(exc));
     // the position may have moved on (409): fetch the truth
     try {
-      setView(await get(`/api/games/${encodeURIComponent(id)}`));
+      setView(await fetchView());
       drawBoard();
     } catch {
       /* keep the message */
@@ -256,22 +296,32 @@ async function sendMove(move) {
   }
 }
 
+/**
+ * The move sent over the socket is done with: its view came (refused null) or the server
+ * said no.
+ * @param {ApiError | null} refused
+ */
 function settlePending(refused) {
   if (!page.pending) return;
   clearTimeout(page.pending.timer);
   page.pending = null;
   page.sending = false;
   if (refused) showMessage(refusal(refused));
-  else $("notation").value = "";
+  else $("notation", HTMLInputElement).value = "";
   drawBanner();
 }
 
+/**
+ * Shows the position after a ply from the move list (the last one: the live position).
+ * @param {number} ply
+ */
 function browse(ply) {
   page.browsing = ply >= page.view.ply ? null : ply;
   drawBanner();
   drawBoard();
 }
 
+/** @param {Hint} info */
 function showHint(info) {
   const box = $("hint-box");
   box.classList.remove("hidden");
@@ -292,9 +342,11 @@ async function hint() {
     return;
   }
   try {
-    showHint(await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${page.view.ply}&level=medium`, { token: secret }));
+    /** @type {Hint} */
+    const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${page.view.ply}&level=medium`, { token: secret });
+    showHint(info);
   } catch (exc) {
-    box.textContent = `No hint: ${exc.message}`;
+    box.textContent = `No hint: ${errorText(exc)}`;
   }
 }
 
@@ -333,6 +385,7 @@ async function rematch() {
     return;
   }
   try {
+    /** @type {Created} */
     const created = await post(`/api/games/${encodeURIComponent(id)}/rematch`, {}, { token: secret });
     location.assign(`/g/${encodeURIComponent(created.id)}#${secret}`);
   } catch (exc) {
@@ -340,8 +393,10 @@ async function rematch() {
   }
 }
 
+/** @param {number} player */
 async function joinSeat(player) {
   try {
+    /** @type {Joined} */
     const seat = await post(`/api/games/${encodeURIComponent(id)}/join`, { player });
     location.assign(seat.url);
     location.reload();
@@ -356,6 +411,7 @@ function tickClocks() {
   }
 }
 
+/** @param {ServerMessage} message */
 function onMessage(message) {
   if (message.type === "view") {
     if (message.view.rematch && (!page.view || !page.view.rematch)) {
@@ -376,7 +432,7 @@ function onMessage(message) {
       showMessage(message.error);
     }
   } else if (message.type === "clock") {
-    get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+    fetchView().then(setView, () => {});
   }
 }
 
@@ -386,34 +442,35 @@ async function start() {
     return;
   }
   try {
-    page.view = await get(`/api/games/${encodeURIComponent(id)}`);
+    page.view = await fetchView();
   } catch (exc) {
-    missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
+    missing(exc instanceof ApiError && exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${errorText(exc)}`);
     return;
   }
   if (secret) {
     try {
+      /** @type {{player: number}} */
       const seat = await get(`/api/games/${encodeURIComponent(id)}/seat`, { token: secret });
       page.me = seat.player;
-      page.view = await get(`/api/games/${encodeURIComponent(id)}`); // our arrival may start the clocks
+      page.view = await fetchView(); // our arrival may start the clocks
     } catch (exc) {
-      if (exc.status === 401 || exc.status === 403) {
+      if (exc instanceof ApiError && (exc.status === 401 || exc.status === 403)) {
         showMessage("This link's seat secret is not valid for this game: you are watching.");
       }
     }
   }
   document.title = `Cathedral · ${GAME_TITLES[page.view.game] || page.view.game}`;
   $("title").textContent = GAME_TITLES[page.view.game] || page.view.game;
-  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("record", HTMLAnchorElement).href = `/api/games/${encodeURIComponent(id)}/record`;
   $("record").setAttribute("download", `cathedral-${page.view.game}-${id}.json`);
-  $("replay").href = `/replay/${encodeURIComponent(id)}`;
+  $("replay", HTMLAnchorElement).href = `/replay/${encodeURIComponent(id)}`;
   page.board = await loadBoard(page.view.game, $("board"), { onMove: sendMove, side: $("board-side") });
   setView(page.view);
   page.live = liveGame(id, onMessage);
   setInterval(tickClocks, 500);
   $("notation-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = $("notation").value.trim();
+    const text = $("notation", HTMLInputElement).value.trim();
     if (!text) return;
     if (!myTurn()) {
       showMessage("It is not your turn.");

@@ -1,10 +1,20 @@
+// @ts-check
 // The lobby: public tables with an open seat, games being played, recent finished games; and
 // the upload of a game record to replay.
 
 import { $, h, swatch } from "./dom.js";
-import { get, post } from "./net.js";
+import { errorText, get, post } from "./net.js";
 import { GAME_TITLES } from "./table.js";
 
+/** @typedef {import("./types.js").Joined} Joined */
+/** @typedef {import("./types.js").Lobby} Lobby */
+/** @typedef {import("./types.js").LobbyGame} LobbyGame */
+
+/**
+ * A game of the lobby: its title, who sits where, its turn, and what one may do with it.
+ * @param {LobbyGame} game
+ * @param {HTMLElement[]} actions
+ */
 function item(game, actions) {
   const players = (game.players || []).map((name, i) =>
     h(
@@ -22,26 +32,38 @@ function item(game, actions) {
   );
 }
 
+/**
+ * @param {LobbyGame} game
+ * @param {number} player
+ */
 async function join(game, player) {
   try {
+    /** @type {Joined} */
     const seat = await post(`/api/games/${encodeURIComponent(game.id)}/join`, { player });
     location.assign(seat.url);
   } catch (exc) {
-    $("upload-error").textContent = exc.message;
+    $("upload-error").textContent = errorText(exc);
     refresh();
   }
 }
 
+/**
+ * @param {HTMLElement} list
+ * @param {LobbyGame[]} games
+ * @param {(game: LobbyGame) => HTMLElement[]} actions
+ * @param {string} empty said when there is no game
+ */
 function fill(list, games, actions, empty) {
   list.replaceChildren(...(games.length ? games.map((g) => item(g, actions(g))) : [h("li", { class: "muted" }, empty)]));
 }
 
 async function refresh() {
+  /** @type {Lobby} */
   let lobby;
   try {
     lobby = await get("/api/lobby");
   } catch (exc) {
-    $("open").replaceChildren(h("li", { class: "muted" }, `The lobby is not available: ${exc.message}`));
+    $("open").replaceChildren(h("li", { class: "muted" }, `The lobby is not available: ${errorText(exc)}`));
     return;
   }
   fill(
@@ -55,7 +77,7 @@ async function refresh() {
 }
 
 async function upload() {
-  const file = $("record-file").files[0];
+  const file = $("record-file", HTMLInputElement).files[0];
   $("upload-error").textContent = "";
   if (!file) {
     $("upload-error").textContent = "Choose a record file first.";
@@ -73,10 +95,11 @@ async function upload() {
     return;
   }
   try {
+    /** @type {{id: string, watch_url: string, replay_url: string}} */
     const stored = await post("/api/records", record);
     location.assign(stored.replay_url);
   } catch (exc) {
-    $("upload-error").textContent = exc.message;
+    $("upload-error").textContent = errorText(exc);
   }
 }
 

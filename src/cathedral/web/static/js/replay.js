@@ -1,9 +1,17 @@
+// @ts-check
 // The replay page: a step slider over every ply of a finished or uploaded game, the position at
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
 import { $, h, swatch } from "./dom.js";
-import { gameIdFromPath, get, liveGame } from "./net.js";
+import { ApiError, errorText, gameIdFromPath, get, liveGame } from "./net.js";
 import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult } from "./table.js";
+
+/** @typedef {import("./types.js").Board} Board */
+/** @typedef {import("./types.js").Hint} Hint */
+/** @typedef {import("./types.js").Picture} Picture */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./net.js").LiveGame} LiveGame */
 
 const id = gameIdFromPath();
 
@@ -24,6 +32,10 @@ const page = { view: null, board: null, ply: 0, token: 0, live: null, asked: nul
 /** @type {Map<number, Promise<Picture>>} ply -> the picture, asked for once */
 const cache = new Map();
 
+/**
+ * @param {number} n
+ * @returns {Promise<Picture>}
+ */
 async function pictureAt(n) {
   if (!cache.has(n)) cache.set(n, get(`/api/games/${encodeURIComponent(id)}/picture?ply=${n}`));
   try {
@@ -34,10 +46,14 @@ async function pictureAt(n) {
   }
 }
 
+/**
+ * Shows the position after ply n (held within the game).
+ * @param {number} n
+ */
 async function show(n) {
   page.ply = Math.max(0, Math.min(page.view.ply, n));
   const mine = ++page.token;
-  $("slider").value = String(page.ply);
+  $("slider", HTMLInputElement).value = String(page.ply);
   $("ply").textContent = `ply ${page.ply} / ${page.view.ply}`;
   $("analysis").replaceChildren();
   renderMoves($("moves"), page.view, { selected: page.ply, onPick: show });
@@ -45,7 +61,7 @@ async function show(n) {
   try {
     picture = await pictureAt(page.ply);
   } catch (exc) {
-    $("banner").textContent = `Cannot draw move ${page.ply}: ${exc.message}`;
+    $("banner").textContent = `Cannot draw move ${page.ply}: ${errorText(exc)}`;
     return;
   }
   if (mine !== page.token) return;
@@ -62,7 +78,7 @@ async function show(n) {
     h("span", { class: "muted" }, toMove ? `${toMove} to move` : picture.result || ""),
   );
   const open = page.view.status === "finished" || page.view.read_only;
-  $("analyse").disabled = picture.to_move < 0 || !open;
+  $("analyse", HTMLButtonElement).disabled = picture.to_move < 0 || !open;
   if (!open) $("analysis").textContent = "Analysis opens when the game is over.";
 }
 
@@ -71,35 +87,41 @@ async function analyse() {
   box.textContent = "The hard player is thinking…";
   if (page.live && page.live.send({ type: "hint", level: "hard", ply: page.ply })) {
     page.asked = page.ply;
-    $("analyse").disabled = true;
+    $("analyse", HTMLButtonElement).disabled = true;
     return;
   }
   const at = page.ply;
-  $("analyse").disabled = true;
+  $("analyse", HTMLButtonElement).disabled = true;
   try {
+    /** @type {Hint} */
     const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${at}&level=hard`);
     if (at === page.ply) box.replaceChildren(...renderAnalysis(info, page.view.players));
   } catch (exc) {
-    box.textContent = `No analysis: ${exc.message}`;
+    box.textContent = `No analysis: ${errorText(exc)}`;
   } finally {
-    $("analyse").disabled = false;
+    $("analyse", HTMLButtonElement).disabled = false;
   }
 }
 
+/** @param {ServerMessage} message */
 function onMessage(message) {
   if (message.type === "hint" && page.asked !== null) {
     if (page.asked === page.ply) $("analysis").replaceChildren(...renderAnalysis(message.hint, page.view.players));
     if (message.hint.final !== false) {
       page.asked = null;
-      $("analyse").disabled = false;
+      $("analyse", HTMLButtonElement).disabled = false;
     }
   } else if (message.type === "error" && page.asked !== null) {
     page.asked = null;
-    $("analyse").disabled = false;
+    $("analyse", HTMLButtonElement).disabled = false;
     $("analysis").textContent = `No analysis: ${message.error}`;
   }
 }
 
+/**
+ * The page for an address that holds no game: what happened, and the way on.
+ * @param {string} text
+ */
 function missing(text) {
   document.title = "Cathedral · no such game";
   $("play").classList.add("hidden");
@@ -115,19 +137,19 @@ async function start() {
   try {
     page.view = await get(`/api/games/${encodeURIComponent(id)}`);
   } catch (exc) {
-    missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
+    missing(exc instanceof ApiError && exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${errorText(exc)}`);
     return;
   }
   $("title").textContent = GAME_TITLES[page.view.game] || page.view.game;
   document.title = `Cathedral · replay · ${GAME_TITLES[page.view.game] || page.view.game}`;
-  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("record", HTMLAnchorElement).href = `/api/games/${encodeURIComponent(id)}/record`;
   $("record").setAttribute("download", `cathedral-${page.view.game}-${id}.json`);
-  $("watch").href = `/g/${encodeURIComponent(id)}`;
+  $("watch", HTMLAnchorElement).href = `/g/${encodeURIComponent(id)}`;
   renderPlayers($("players"), page.view, {});
   renderResult($("result"), page.view);
   page.board = await loadBoard(page.view.game, $("board"), { onMove: () => {} });
   page.live = liveGame(id, onMessage);
-  const slider = $("slider");
+  const slider = $("slider", HTMLInputElement);
   slider.max = String(page.view.ply);
   slider.addEventListener("input", () => show(Number(slider.value)));
   $("first").addEventListener("click", () => show(0));
