@@ -1,9 +1,11 @@
+// @ts-check
 // The game page: players and spectators, live over the WebSocket. The seat secret is the URL
 // fragment (/g/<id>#<secret>) and goes to the server only in an Authorization header. Only a
 // secret the server recognises makes the page a player's: anyone else watches, whatever the
 // address holds.
 
-import { ApiError, copyText, get, gameIdFromPath, h, liveGame, post, secretFromFragment, toast } from "./api.js";
+import { $, copyText, h, swatch, toast } from "./dom.js";
+import { ApiError, errorText, get, gameIdFromPath, liveGame, post, refusal, secretFromFragment } from "./net.js";
 import {
   GAME_TITLES,
   afterLastTurn,
@@ -15,28 +17,63 @@ import {
   renderResult,
   renderSince,
   scoreWords,
-  swatch,
   turnText,
 } from "./table.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("./types.js").Board} Board */
+/** @typedef {import("./types.js").Created} Created */
+/** @typedef {import("./types.js").Hint} Hint */
+/** @typedef {import("./types.js").Joined} Joined */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").Picture} Picture */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./net.js").LiveGame} LiveGame */
 
 const id = gameIdFromPath();
 const secret = secretFromFragment();
-let me = null; // our player number, once the server has said the secret opens a seat
-let view = null;
-let picture = null;
-let pictureCache = new Map(); // ply -> picture (positions never change once played)
-let browsing = null; // ply shown from the move list, null when live
-let board = null;
-let sending = false;
-let receivedAt = Date.now();
-let resignArmed = false;
-let live = null; // the socket
-let pending = null; // {ply, timer} of a move sent over the socket, until its view or refusal
-let hintAsked = null; // the ply a hint was asked for over the socket
-let announced = null; // the last ply read out to screen readers
 
+/**
+ * Everything the page knows that changes: one object, so that what a function reads and
+ * writes is plain at the call.
+ * @typedef {object} GamePage
+ * @property {number | null} me our player number, once the server has said the secret opens a seat
+ * @property {View | null} view the latest view
+ * @property {Picture | null} picture the live position's picture, once drawn
+ * @property {Map<number, Picture>} pictureCache ply -> picture (positions never change once played)
+ * @property {number | null} browsing the ply shown from the move list, null when live
+ * @property {Board | null} board
+ * @property {boolean} sending a move is on its way
+ * @property {number} receivedAt when the view arrived (running clocks tick from there)
+ * @property {boolean} resignArmed the first press of Resign asks again
+ * @property {LiveGame | null} live the socket
+ * @property {{ply: number, timer: number} | null} pending a move sent over the socket, until its view or refusal
+ * @property {number | null} hintAsked the ply a hint was asked for over the socket
+ * @property {number | null} announced the last ply read out to screen readers
+ */
+
+/** @type {GamePage} */
+const page = {
+  me: null,
+  view: null,
+  picture: null,
+  pictureCache: new Map(),
+  browsing: null,
+  board: null,
+  sending: false,
+  receivedAt: Date.now(),
+  resignArmed: false,
+  live: null,
+  pending: null,
+  hintAsked: null,
+  announced: null,
+};
+
+/**
+ * The message under the board (an empty text hides it).
+ * @param {string} text
+ * @param {"error" | "info"} [kind]
+ */
 function showMessage(text, kind = "error") {
   const box = $("message");
   if (!text) {
@@ -47,7 +84,10 @@ function showMessage(text, kind = "error") {
   box.className = `message ${kind}`;
 }
 
-/** The page for an address that holds no game: what happened, and the way on. */
+/**
+ * The page for an address that holds no game: what happened, and the way on.
+ * @param {string} text
+ */
 function missing(text) {
   document.title = "Cathedral · no such game";
   $("title").textContent = "";
@@ -56,218 +96,239 @@ function missing(text) {
   $("missing-text").textContent = text;
 }
 
+/** @returns {Promise<View>} the game as it stands */
+function fetchView() {
+  return get(`/api/games/${encodeURIComponent(id)}`);
+}
+
+/**
+ * @param {number} ply
+ * @returns {Promise<Picture>}
+ */
 async function pictureAt(ply) {
-  if (pictureCache.has(ply)) return pictureCache.get(ply);
+  if (page.pictureCache.has(ply)) return page.pictureCache.get(ply);
+  /** @type {Picture} */
   const result = await get(`/api/games/${encodeURIComponent(id)}/picture?ply=${ply}`);
-  pictureCache.set(ply, result);
-  if (pictureCache.size > 64) pictureCache.delete(pictureCache.keys().next().value);
+  page.pictureCache.set(ply, result);
+  if (page.pictureCache.size > 64) page.pictureCache.delete(page.pictureCache.keys().next().value);
   return result;
 }
 
 function myTurn() {
-  return Boolean(view && view.status === "playing" && !view.read_only && me !== null && view.current_player === me);
+  return Boolean(page.view && page.view.status === "playing" && !page.view.read_only && page.me !== null && page.view.current_player === page.me);
 }
 
 /** Players skipped since our last turn (a spectator: in the last round), in words. */
 function skipNote() {
-  if (!view.skips || !view.skips.length) return null;
-  const from = me === null ? (view.recent && view.recent.length ? view.recent[0].ply : view.ply + 1) : afterLastTurn(view, me);
+  if (!page.view.skips || !page.view.skips.length) return null;
+  const from = page.me === null ? (page.view.recent && page.view.recent.length ? page.view.recent[0].ply : page.view.ply + 1) : afterLastTurn(page.view, page.me);
   // a skip is told with the ply after which it happened: our own last one counts
-  const skipped = view.skips.filter(([ply]) => ply >= from - 1).flatMap(([, players]) => players);
+  const skipped = page.view.skips.filter(([ply]) => ply >= from - 1).flatMap(([, players]) => players);
   if (!skipped.length) return null;
   const unique = [...new Set(skipped)];
-  const who = unique.includes(me) && unique.length === 1 ? "You" : namesOf(view, unique);
+  const who = unique.includes(page.me) && unique.length === 1 ? "You" : namesOf(page.view, unique);
   return `${who} could not move and ${unique.length > 1 || who === "You" ? "were" : "was"} skipped`;
 }
 
 function clockNote() {
-  const waiting = view.clock && view.status === "playing" ? view.clock.waiting || [] : [];
+  const waiting = page.view.clock && page.view.status === "playing" ? page.view.clock.waiting || [] : [];
   if (!waiting.length) return null;
-  const others = waiting.filter((p) => p !== me);
+  const others = waiting.filter((p) => p !== page.me);
   if (!others.length) return "The clocks start now";
-  return `The clocks start when ${namesOf(view, others)} ${others.length > 1 ? "open their links" : "opens their link"}`;
+  return `The clocks start when ${namesOf(page.view, others)} ${others.length > 1 ? "open their links" : "opens their link"}`;
 }
 
 function drawBanner() {
   const banner = $("banner");
-  const mine = myTurn() && browsing === null && !sending;
-  banner.className = `banner${mine ? " mine" : ""}${view.status === "finished" ? " finished" : ""}`;
-  const dotColour = view.status === "playing" ? view.players[view.current_player] : null;
+  const mine = myTurn() && page.browsing === null && !page.sending;
+  banner.className = `banner${mine ? " mine" : ""}${page.view.status === "finished" ? " finished" : ""}`;
+  const dotColour = page.view.status === "playing" ? page.view.players[page.view.current_player] : null;
   const notes = [skipNote(), clockNote()].filter(Boolean);
   banner.replaceChildren(
     dotColour ? swatch(dotColour) : h("span", { class: "flag-end" }, "⚑"),
-    h("span", { id: "turn" }, sending ? "Sending your move…" : turnText(view, me)),
+    h("span", { id: "turn" }, page.sending ? "Sending your move…" : turnText(page.view, page.me)),
     ...notes.map((note) => h("span", { class: "note" }, note)),
     h("span", { class: "spacer" }),
-    h("span", { class: "muted watching" }, me === null ? "watching" : ""),
+    h("span", { class: "muted watching" }, page.me === null ? "watching" : ""),
   );
 }
 
 /** Reads the plies other players made since the last announcement out to screen readers. */
 function announce() {
-  if (announced === null || view.ply <= announced) {
-    announced = view.ply;
+  if (page.announced === null || page.view.ply <= page.announced) {
+    page.announced = page.view.ply;
     return;
   }
-  const texts = (view.recent || [])
-    .filter((entry) => entry.ply > announced && entry.player !== me)
-    .map((entry) => (entry.player >= 0 ? `${view.players[entry.player]}: ${entry.text}` : entry.text));
-  announced = view.ply;
+  const texts = (page.view.recent || [])
+    .filter((entry) => entry.ply > page.announced && entry.player !== page.me)
+    .map((entry) => (entry.player >= 0 ? `${page.view.players[entry.player]}: ${entry.text}` : entry.text));
+  page.announced = page.view.ply;
   if (texts.length) $("announce").textContent = texts.join(". ");
 }
 
 function takebackWhy() {
-  if (view.takeback || me === null) return "";
-  const mine = (view.movers || []).lastIndexOf(me);
+  if (page.view.takeback || page.me === null) return "";
+  const mine = (page.view.movers || []).lastIndexOf(page.me);
   if (mine < 0) return "Nothing of yours to take back yet.";
-  if ((view.movers || []).slice(mine + 1).includes(-1)) return "No take-back: the dice rolled after your move stay rolled.";
+  if ((page.view.movers || []).slice(mine + 1).includes(-1)) return "No take-back: the dice rolled after your move stay rolled.";
   return "Nothing of yours to take back now.";
 }
 
 function drawSide() {
-  renderPlayers($("players"), view, { me, picture, clockBase: receivedAt });
-  const words = scoreWords(view.game);
+  renderPlayers($("players"), page.view, { me: page.me, picture: page.picture, clockBase: page.receivedAt });
+  const words = scoreWords(page.view.game);
   $("score-note").textContent = `${words.label}: ${words.means}.`;
-  const turns = renderSince($("since"), view, me);
-  $("since-title").textContent = me === null ? "The last round" : "Since your last move";
+  const turns = renderSince($("since"), page.view, page.me);
+  $("since-title").textContent = page.me === null ? "The last round" : "Since your last move";
   $("since-panel").classList.toggle("hidden", turns === 0 && !$("since").children.length);
-  renderMoves($("moves"), view, { selected: browsing, onPick: browse });
-  renderResult($("result"), view);
-  const playing = view.status === "playing" && !view.read_only;
-  const seated = me !== null;
+  renderMoves($("moves"), page.view, { selected: page.browsing, onPick: browse });
+  renderResult($("result"), page.view);
+  const playing = page.view.status === "playing" && !page.view.read_only;
+  const seated = page.me !== null;
   $("notation-form").classList.toggle("hidden", !seated || !playing);
   // hints and take-backs are for a person playing only computers (the server's rule)
-  const alone = view.seats.filter((kind) => kind === "human").length === 1;
+  const alone = page.view.seats.filter((kind) => kind === "human").length === 1;
   $("hint").classList.toggle("hidden", !seated || !playing || !alone);
   $("takeback").classList.toggle("hidden", !seated || !playing || !alone);
-  $("takeback").disabled = !view.takeback || sending;
+  $("takeback", HTMLButtonElement).disabled = !page.view.takeback || page.sending;
   const why = seated && playing && alone ? takebackWhy() : "";
   $("takeback").title = why;
   $("takeback-why").textContent = why;
   $("takeback-why").classList.toggle("hidden", !why);
   $("resign").classList.toggle("hidden", !seated || !playing);
-  $("rematch").classList.toggle("hidden", !seated || view.status !== "finished" || view.read_only);
-  $("rematch").textContent = view.rematch ? "⟲ Go to the rematch" : "⟲ Rematch";
-  const follow = $("follow");
-  follow.classList.toggle("hidden", seated || !view.rematch);
-  if (view.rematch) follow.href = `/g/${encodeURIComponent(view.rematch)}`;
+  $("rematch").classList.toggle("hidden", !seated || page.view.status !== "finished" || page.view.read_only);
+  $("rematch").textContent = page.view.rematch ? "⟲ Go to the rematch" : "⟲ Rematch";
+  const follow = $("follow", HTMLAnchorElement);
+  follow.classList.toggle("hidden", seated || !page.view.rematch);
+  if (page.view.rematch) follow.href = `/g/${encodeURIComponent(page.view.rematch)}`;
   const join = $("join");
-  const open = (view.open_seats || []).filter(() => !seated && playing);
+  const open = (page.view.open_seats || []).filter(() => !seated && playing);
   join.classList.toggle("hidden", open.length === 0);
   join.replaceChildren(
     ...open.map((player) =>
-      h("button", { class: "btn small primary", type: "button", onclick: () => joinSeat(player) }, `Sit as ${view.players[player]}`),
+      h("button", { class: "btn small primary", type: "button", onclick: () => joinSeat(player) }, `Sit as ${page.view.players[player]}`),
     ),
   );
 }
 
 async function drawBoard() {
-  const ply = browsing === null ? view.ply : browsing;
+  const ply = page.browsing === null ? page.view.ply : page.browsing;
   let shown;
   try {
     shown = await pictureAt(ply);
   } catch (exc) {
-    showMessage(`Cannot draw the position: ${exc.message}`);
+    showMessage(`Cannot draw the position: ${errorText(exc)}`);
     return;
   }
-  if ((browsing === null ? view.ply : browsing) !== ply) return; // a newer view arrived meanwhile
-  if (browsing === null) picture = shown;
-  const interactive = browsing === null && myTurn() && !sending;
-  board.show(shown, { interactive });
+  if ((page.browsing === null ? page.view.ply : page.browsing) !== ply) return; // a newer view arrived meanwhile
+  if (page.browsing === null) page.picture = shown;
+  const interactive = page.browsing === null && myTurn() && !page.sending;
+  page.board.show(shown, { interactive });
   $("board").dataset.ply = String(ply); // the position drawn (tests and scripts wait on it)
   $("board").dataset.interactive = String(interactive);
-  $("viewing").classList.toggle("hidden", browsing === null);
-  $("viewing-text").textContent = browsing === null ? "" : `Position after ply ${browsing} of ${view.ply}`;
+  $("viewing").classList.toggle("hidden", page.browsing === null);
+  $("viewing-text").textContent = page.browsing === null ? "" : `Position after ply ${page.browsing} of ${page.view.ply}`;
   drawSide();
 }
 
+/**
+ * Takes a view from the server (a reply or the socket) unless it is older than ours, and
+ * redraws what it changed.
+ * @param {View} next
+ */
 function setView(next) {
-  if (view && next.ply < view.ply && next.updated <= view.updated) return; // stale
-  if (pending && (next.ply > pending.ply || next.status !== "playing")) settlePending(null);
-  const plyChanged = !view || next.ply !== view.ply || next.status !== view.status;
-  if (view && next.ply < view.ply) pictureCache = new Map(); // a take-back rewrote the tail
-  view = next;
-  receivedAt = Date.now();
+  if (page.view && next.ply < page.view.ply && next.updated <= page.view.updated) return; // stale
+  if (page.pending && (next.ply > page.pending.ply || next.status !== "playing")) settlePending(null);
+  const plyChanged = !page.view || next.ply !== page.view.ply || next.status !== page.view.status;
+  if (page.view && next.ply < page.view.ply) page.pictureCache = new Map(); // a take-back rewrote the tail
+  page.view = next;
+  page.receivedAt = Date.now();
   drawBanner();
   announce();
-  if (plyChanged || !picture) drawBoard();
+  if (plyChanged || !page.picture) drawBoard();
   else drawSide();
 }
 
-// Moves go over the socket when it is open (a refusal comes back as a message, the move as the
-// next view); over HTTP otherwise.
+/**
+ * Sends a move: over the socket when it is open (a refusal comes back as a message, the move as
+ * the next view); over HTTP otherwise.
+ * @param {Move} move
+ */
 async function sendMove(move) {
-  if (!myTurn() || sending) return;
-  sending = true;
+  if (!myTurn() || page.sending) return;
+  page.sending = true;
   showMessage("");
   $("hint-box").classList.add("hidden");
-  if (board.showHint) board.showHint(null);
+  if (page.board.showHint) page.board.showHint(null);
   drawBanner();
-  const body = { ply: view.ply };
+  /** @type {{ply: number, action?: number, move?: string}} */
+  const body = { ply: page.view.ply };
   if (move.action !== undefined && move.action !== null) body.action = move.action;
   else body.move = move.notation;
-  if (live && live.send({ type: "move", token: secret, ...body })) {
-    pending = {
-      ply: view.ply,
+  if (page.live && page.live.send({ type: "move", token: secret, ...body })) {
+    page.pending = {
+      ply: page.view.ply,
       timer: setTimeout(() => {
-        pending = null;
-        sending = false;
-        get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+        page.pending = null;
+        page.sending = false;
+        fetchView().then(setView, () => {});
       }, 15000),
     };
     drawBoard();
     return;
   }
   try {
+    /** @type {View} */
     const next = await post(`/api/games/${encodeURIComponent(id)}/moves`, body, { token: secret });
-    sending = false;
-    $("notation").value = "";
+    page.sending = false;
+    $("notation", HTMLInputElement).value = "";
     setView(next);
   } catch (exc) {
-    sending = false;
+    page.sending = false;
     showMessage(refusal(exc));
     // the position may have moved on (409): fetch the truth
     try {
-      setView(await get(`/api/games/${encodeURIComponent(id)}`));
+      setView(await fetchView());
       drawBoard();
-    } catch (again) {
+    } catch {
       /* keep the message */
     }
   }
 }
 
+/**
+ * The move sent over the socket is done with: its view came (refused null) or the server
+ * said no.
+ * @param {ApiError | null} refused
+ */
 function settlePending(refused) {
-  if (!pending) return;
-  clearTimeout(pending.timer);
-  pending = null;
-  sending = false;
+  if (!page.pending) return;
+  clearTimeout(page.pending.timer);
+  page.pending = null;
+  page.sending = false;
   if (refused) showMessage(refusal(refused));
-  else $("notation").value = "";
+  else $("notation", HTMLInputElement).value = "";
   drawBanner();
 }
 
-function refusal(exc) {
-  if (!(exc instanceof ApiError)) return String(exc);
-  if (exc.status === 422) return `Refused: ${exc.message}`;
-  if (exc.status === 409) return `Not now: ${exc.message}`;
-  if (exc.status === 403) return `Not your turn: ${exc.message}`;
-  if (exc.status === 401) return "This link's seat secret is not valid for this game.";
-  return exc.message;
-}
-
+/**
+ * Shows the position after a ply from the move list (the last one: the live position).
+ * @param {number} ply
+ */
 function browse(ply) {
-  browsing = ply >= view.ply ? null : ply;
+  page.browsing = ply >= page.view.ply ? null : ply;
   drawBanner();
   drawBoard();
 }
 
+/** @param {Hint} info */
 function showHint(info) {
   const box = $("hint-box");
   box.classList.remove("hidden");
   box.replaceChildren(
-    ...renderAnalysis(info, view.players, { onPlay: () => sendMove({ action: info.action, notation: info.move }) }),
+    ...renderAnalysis(info, page.view.players, { onPlay: () => sendMove({ action: info.action, notation: info.move }) }),
   );
-  if (board.showHint && info.final !== false && browsing === null) board.showHint(info.action);
+  if (page.board.showHint && info.final !== false && page.browsing === null) page.board.showHint(info.action);
 }
 
 // A hint streams over the socket (the search's progress, then its answer); over HTTP when the
@@ -276,14 +337,16 @@ async function hint() {
   const box = $("hint-box");
   box.classList.remove("hidden");
   box.textContent = "Thinking…";
-  if (live && live.send({ type: "hint", level: "medium", ply: view.ply, token: secret })) {
-    hintAsked = view.ply;
+  if (page.live && page.live.send({ type: "hint", level: "medium", ply: page.view.ply, token: secret })) {
+    page.hintAsked = page.view.ply;
     return;
   }
   try {
-    showHint(await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${view.ply}&level=medium`, { token: secret }));
+    /** @type {Hint} */
+    const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${page.view.ply}&level=medium`, { token: secret });
+    showHint(info);
   } catch (exc) {
-    box.textContent = `No hint: ${exc.message}`;
+    box.textContent = `No hint: ${errorText(exc)}`;
   }
 }
 
@@ -298,30 +361,31 @@ async function takeback() {
 
 async function resign() {
   const button = $("resign");
-  if (!resignArmed) {
-    resignArmed = true;
+  if (!page.resignArmed) {
+    page.resignArmed = true;
     button.textContent = "⚑ Really resign?";
     setTimeout(() => {
-      resignArmed = false;
+      page.resignArmed = false;
       button.textContent = "⚑ Resign";
     }, 4000);
     return;
   }
-  resignArmed = false;
+  page.resignArmed = false;
   button.textContent = "⚑ Resign";
   try {
-    setView(await post(`/api/games/${encodeURIComponent(id)}/resign`, { ply: view.ply }, { token: secret }));
+    setView(await post(`/api/games/${encodeURIComponent(id)}/resign`, { ply: page.view.ply }, { token: secret }));
   } catch (exc) {
     showMessage(refusal(exc));
   }
 }
 
 async function rematch() {
-  if (view.rematch) {
-    location.assign(`/g/${encodeURIComponent(view.rematch)}#${secret}`);
+  if (page.view.rematch) {
+    location.assign(`/g/${encodeURIComponent(page.view.rematch)}#${secret}`);
     return;
   }
   try {
+    /** @type {Created} */
     const created = await post(`/api/games/${encodeURIComponent(id)}/rematch`, {}, { token: secret });
     location.assign(`/g/${encodeURIComponent(created.id)}#${secret}`);
   } catch (exc) {
@@ -329,8 +393,10 @@ async function rematch() {
   }
 }
 
+/** @param {number} player */
 async function joinSeat(player) {
   try {
+    /** @type {Joined} */
     const seat = await post(`/api/games/${encodeURIComponent(id)}/join`, { player });
     location.assign(seat.url);
     location.reload();
@@ -340,32 +406,33 @@ async function joinSeat(player) {
 }
 
 function tickClocks() {
-  if (view && view.clock && view.clock.running !== null && view.status === "playing") {
-    renderPlayers($("players"), view, { me, picture, clockBase: receivedAt });
+  if (page.view && page.view.clock && page.view.clock.running !== null && page.view.status === "playing") {
+    renderPlayers($("players"), page.view, { me: page.me, picture: page.picture, clockBase: page.receivedAt });
   }
 }
 
+/** @param {ServerMessage} message */
 function onMessage(message) {
   if (message.type === "view") {
-    if (message.view.rematch && (!view || !view.rematch)) {
-      toast(me !== null ? "A rematch is waiting: press “Go to the rematch”." : "A rematch has started: “Watch the rematch” follows it.");
+    if (message.view.rematch && (!page.view || !page.view.rematch)) {
+      toast(page.me !== null ? "A rematch is waiting: press “Go to the rematch”." : "A rematch has started: “Watch the rematch” follows it.");
     }
     setView(message.view);
   } else if (message.type === "hint") {
-    if (hintAsked !== null && hintAsked === view.ply) showHint(message.hint);
-    if (message.hint.final !== false) hintAsked = null;
+    if (page.hintAsked !== null && page.hintAsked === page.view.ply) showHint(message.hint);
+    if (message.hint.final !== false) page.hintAsked = null;
   } else if (message.type === "error") {
-    if (pending) {
+    if (page.pending) {
       settlePending(new ApiError(message.status, message.error));
       drawBoard();
-    } else if (hintAsked !== null) {
-      hintAsked = null;
+    } else if (page.hintAsked !== null) {
+      page.hintAsked = null;
       $("hint-box").textContent = `No hint: ${message.error}`;
     } else {
       showMessage(message.error);
     }
   } else if (message.type === "clock") {
-    get(`/api/games/${encodeURIComponent(id)}`).then(setView, () => {});
+    fetchView().then(setView, () => {});
   }
 }
 
@@ -375,34 +442,35 @@ async function start() {
     return;
   }
   try {
-    view = await get(`/api/games/${encodeURIComponent(id)}`);
+    page.view = await fetchView();
   } catch (exc) {
-    missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
+    missing(exc instanceof ApiError && exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${errorText(exc)}`);
     return;
   }
   if (secret) {
     try {
+      /** @type {{player: number}} */
       const seat = await get(`/api/games/${encodeURIComponent(id)}/seat`, { token: secret });
-      me = seat.player;
-      view = await get(`/api/games/${encodeURIComponent(id)}`); // our arrival may start the clocks
+      page.me = seat.player;
+      page.view = await fetchView(); // our arrival may start the clocks
     } catch (exc) {
-      if (exc.status === 401 || exc.status === 403) {
+      if (exc instanceof ApiError && (exc.status === 401 || exc.status === 403)) {
         showMessage("This link's seat secret is not valid for this game: you are watching.");
       }
     }
   }
-  document.title = `Cathedral · ${GAME_TITLES[view.game] || view.game}`;
-  $("title").textContent = GAME_TITLES[view.game] || view.game;
-  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
-  $("record").setAttribute("download", `cathedral-${view.game}-${id}.json`);
-  $("replay").href = `/replay/${encodeURIComponent(id)}`;
-  board = await loadBoard(view.game, $("board"), { onMove: sendMove, side: $("board-side") });
-  setView(view);
-  live = liveGame(id, onMessage);
+  document.title = `Cathedral · ${GAME_TITLES[page.view.game] || page.view.game}`;
+  $("title").textContent = GAME_TITLES[page.view.game] || page.view.game;
+  $("record", HTMLAnchorElement).href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("record").setAttribute("download", `cathedral-${page.view.game}-${id}.json`);
+  $("replay", HTMLAnchorElement).href = `/replay/${encodeURIComponent(id)}`;
+  page.board = await loadBoard(page.view.game, $("board"), { onMove: sendMove, side: $("board-side") });
+  setView(page.view);
+  page.live = liveGame(id, onMessage);
   setInterval(tickClocks, 500);
   $("notation-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = $("notation").value.trim();
+    const text = $("notation", HTMLInputElement).value.trim();
     if (!text) return;
     if (!myTurn()) {
       showMessage("It is not your turn.");
@@ -414,7 +482,7 @@ async function start() {
   $("takeback").addEventListener("click", takeback);
   $("resign").addEventListener("click", resign);
   $("rematch").addEventListener("click", rematch);
-  $("back-live").addEventListener("click", () => browse(view.ply));
+  $("back-live").addEventListener("click", () => browse(page.view.ply));
   $("copy-watch").addEventListener("click", () =>
     copyText(`${location.origin}/g/${encodeURIComponent(id)}`).then(() => toast("Watch link copied.")),
   );

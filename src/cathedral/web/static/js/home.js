@@ -1,25 +1,44 @@
+// @ts-check
 // The home page: pick a game and its parameters (from GET /api/catalog), who sits at each
 // seat (a person or a computer level), an optional clock, a public or private table; then
 // start it and share the invite links.
 
-import { copyText, get, h, post, s, seatColour, toast } from "./api.js";
+import { $, copyText, h, s, swatch, toast } from "./dom.js";
+import { errorText, get, post } from "./net.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("./types.js").Catalog} Catalog */
+/** @typedef {import("./types.js").CatalogGame} CatalogGame */
+/** @typedef {import("./types.js").ClockPreset} ClockPreset */
+/** @typedef {import("./types.js").Created} Created */
+/** @typedef {import("./types.js").CreatedSeat} CreatedSeat */
+/** @typedef {import("./types.js").SeatKind} SeatKind */
 
-let catalog = null;
-let game = null; // the catalog entry chosen
-let params = {};
-let seats = []; // per seat: "human" or a level
-let clock = null;
-let isPublic = false;
+/**
+ * The table being set up: everything the page knows that changes, in one object.
+ * @typedef {object} HomePage
+ * @property {Catalog | null} catalog what the server offers
+ * @property {CatalogGame | null} game the catalog entry chosen
+ * @property {Record<string, unknown>} params the game's parameters, by name
+ * @property {SeatKind[]} seats per seat: "human" or a level
+ * @property {ClockPreset | null} clock
+ * @property {boolean} isPublic in the lobby, with open seats
+ */
 
+/** @type {HomePage} */
+const page = { catalog: null, game: null, params: {}, seats: [], clock: null, isPublic: false };
+
+/** @type {ClockPreset[]} */
 const DEFAULT_CLOCKS = [
   { name: "5 min + 3 s", initial_s: 300, increment_s: 3 },
   { name: "15 min + 10 s", initial_s: 900, increment_s: 10 },
 ];
 
+/**
+ * A small picture of a game's board for its button.
+ * @param {string} name
+ */
 function art(name) {
-  const back = { classic: "#5b3a22", allmer: "#4a2e1d", red: "#7a2e1f" }[name];
+  const back = /** @type {Record<string, string>} */ ({ classic: "#5b3a22", allmer: "#4a2e1d", red: "#7a2e1f" })[name];
   const svg = s("svg", { class: "art", viewBox: "0 0 240 130", "aria-hidden": "true", preserveAspectRatio: "xMidYMid meet", style: { background: back } });
   if (name === "classic") {
     svg.append(s("rect", { width: 240, height: 130, fill: "#5b3a22" }));
@@ -28,6 +47,7 @@ function art(name) {
         svg.append(s("rect", { x: 70 + f * 10, y: 14 + r * 10, width: 10, height: 10, fill: (f + r) % 2 ? "#d8c69c" : "#cbb68a" }));
       }
     }
+    /** @type {(list: [number, number][], fill: string) => void} */
     const cells = (list, fill) => list.forEach(([f, r]) => svg.append(s("rect", { x: 70 + f * 10, y: 14 + r * 10, width: 10, height: 10, fill, stroke: "#0003" })));
     cells([[4, 3], [3, 4], [4, 4], [5, 4], [4, 5], [4, 6]], "#8f8a84");
     cells([[1, 1], [2, 1], [1, 2], [2, 2], [0, 7], [1, 7], [1, 8]], "#f3e3bc");
@@ -50,7 +70,7 @@ function art(name) {
       const a = ((-90 + i * 45 + 22.5) * Math.PI) / 180;
       svg.append(s("rect", { x: 120 + Math.cos(a) * 36 - 8, y: 65 + Math.sin(a) * 36 - 8, width: 16, height: 16, rx: 3, fill: c, stroke: "#3a2a1a" }));
     });
-    [["#f4f1ea", 0], ["#c0392b", 2], ["#2f64b3", 5]].forEach(([c, i]) => {
+    /** @type {[string, number][]} */ ([["#f4f1ea", 0], ["#c0392b", 2], ["#2f64b3", 5]]).forEach(([c, i]) => {
       const a = ((-90 + i * 45 + 22.5) * Math.PI) / 180;
       svg.append(s("rect", { x: 120 + Math.cos(a) * 58 - 6, y: 65 + Math.sin(a) * 58 - 6, width: 12, height: 12, rx: 2, fill: c, stroke: "#222" }));
     });
@@ -59,9 +79,13 @@ function art(name) {
   return svg;
 }
 
+/**
+ * The seats' names for the number of players chosen.
+ * @returns {string[]}
+ */
 function playerNames() {
-  const count = params.players || (game.players && Object.keys(game.players).length === 1 ? Number(Object.keys(game.players)[0]) : 2);
-  const table = game.players || {};
+  const count = /** @type {number | undefined} */ (page.params.players) || (page.game.players && Object.keys(page.game.players).length === 1 ? Number(Object.keys(page.game.players)[0]) : 2);
+  const table = page.game.players || {};
   if (Array.isArray(table)) {
     const entry = table.find((t) => t.count === count) || table[0];
     return entry ? entry.names : [];
@@ -69,10 +93,19 @@ function playerNames() {
   return table[String(count)] || table[count] || Object.values(table)[0] || [];
 }
 
+/** @returns {string[]} the computer's levels */
 function levels() {
-  return (catalog.levels || ["random", "easy", "medium", "hard", "max"]).map((l) => (typeof l === "string" ? l : l.name));
+  return (page.catalog.levels || ["random", "easy", "medium", "hard", "max"]).map((l) => (typeof l === "string" ? l : l.name));
 }
 
+/**
+ * A group of toggle buttons, one pressed: the value `current`.
+ * @template T
+ * @param {HTMLElement} group
+ * @param {[T, string][]} options value and label
+ * @param {T} current
+ * @param {(value: T) => void} onPick
+ */
 function chips(group, options, current, onPick) {
   group.replaceChildren(
     ...options.map(([value, label]) =>
@@ -93,13 +126,13 @@ function chips(group, options, current, onPick) {
 
 function drawGames() {
   $("games").replaceChildren(
-    ...catalog.games.map((g) =>
+    ...page.catalog.games.map((g) =>
       h(
         "button",
         {
           class: "game-box",
           type: "button",
-          "aria-pressed": String(game && game.name === g.name),
+          "aria-pressed": String(page.game && page.game.name === g.name),
           "data-game": g.name,
           onclick: () => pickGame(g.name),
         },
@@ -110,11 +143,12 @@ function drawGames() {
   );
 }
 
+/** @param {string} name */
 function pickGame(name) {
-  game = catalog.games.find((g) => g.name === name);
-  params = {};
-  for (const p of game.parameters || []) params[p.name] = p.default;
-  seats = [];
+  page.game = page.catalog.games.find((g) => g.name === name);
+  page.params = {};
+  for (const p of page.game.parameters || []) page.params[p.name] = p.default;
+  page.seats = [];
   drawGames();
   drawParams();
   drawSeats();
@@ -122,23 +156,24 @@ function pickGame(name) {
 }
 
 function drawParams() {
-  $("game-title").textContent = game.title;
-  $("game-summary").textContent = game.summary || "";
+  $("game-title").textContent = page.game.title;
+  $("game-summary").textContent = page.game.summary || "";
   const box = $("params");
   box.replaceChildren();
   const more = h("details", {}, h("summary", {}, "More rules"));
-  for (const p of game.parameters || []) {
+  for (const p of page.game.parameters || []) {
     if (p.name === "components") continue; // only the shipped set over the web
     const group = h("div", { class: "chips", role: "group", "aria-label": p.name });
     const range = p.maximum !== null && p.maximum !== undefined ? ` (${p.minimum} to ${p.maximum} on this server)` : "";
     const field = h("div", { class: "field", "data-param": p.name }, h("span", { class: "label" }, p.name.replace(/_/g, " ")), group, p.help ? h("small", {}, p.help + range) : null);
+    /** @type {[unknown, string][] | null} */
     let options = null;
     if (p.choices && p.choices.length) options = p.choices.map((c) => [c, String(c)]);
     else if (p.type === "bool" || typeof p.default === "boolean") options = [[false, "no"], [true, "yes"]];
     if (options) {
       const redraw = () =>
-        chips(group, options, params[p.name], (value) => {
-          params[p.name] = value;
+        chips(group, options, page.params[p.name], (value) => {
+          page.params[p.name] = value;
           redraw();
           if (p.name === "players") drawSeats();
         });
@@ -147,12 +182,12 @@ function drawParams() {
       const input = h("input", {
         type: "text",
         inputmode: "numeric",
-        value: params[p.name] === null || params[p.name] === undefined ? "" : String(params[p.name]),
+        value: page.params[p.name] === null || page.params[p.name] === undefined ? "" : String(page.params[p.name]),
         placeholder: p.default === null ? "default" : "",
         "aria-label": p.name,
         oninput: (event) => {
-          const text = event.target.value.trim();
-          params[p.name] = text === "" ? p.default : /^\d+$/.test(text) ? Number(text) : text;
+          const text = /** @type {HTMLInputElement} */ (event.target).value.trim();
+          page.params[p.name] = text === "" ? p.default : /^\d+$/.test(text) ? Number(text) : text;
         },
       });
       group.append(input);
@@ -161,17 +196,18 @@ function drawParams() {
     (main ? box : more).append(field);
   }
   if (more.children.length > 1) box.append(more);
-  const presets = catalog.clocks || catalog.clock_presets || DEFAULT_CLOCKS;
-  const clockOptions = [[null, "No clock"], ...presets.map((c) => [c, c.name || `${c.initial_s / 60} min + ${c.increment_s} s`])];
+  const presets = page.catalog.clocks || page.catalog.clock_presets || DEFAULT_CLOCKS;
+  /** @type {[ClockPreset | null, string][]} */
+  const clockOptions = [[null, "No clock"], ...presets.map((c) => /** @type {[ClockPreset, string]} */ ([c, c.name || `${c.initial_s / 60} min + ${c.increment_s} s`]))];
   const drawClocks = () =>
-    chips($("clocks"), clockOptions, clock, (value) => {
-      clock = value;
+    chips($("clocks"), clockOptions, page.clock, (value) => {
+      page.clock = value;
       drawClocks();
     });
   drawClocks();
   const drawVisibility = () =>
-    chips($("visibility"), [[false, "Private (invite links)"], [true, "Public (in the lobby)"]], isPublic, (value) => {
-      isPublic = value;
+    chips($("visibility"), [[false, "Private (invite links)"], [true, "Public (in the lobby)"]], page.isPublic, (value) => {
+      page.isPublic = value;
       drawVisibility();
     });
   drawVisibility();
@@ -179,9 +215,10 @@ function drawParams() {
 
 function drawSeats() {
   const names = playerNames();
-  const previous = seats;
-  seats = names.map((_, i) => previous[i] || (i === 0 ? "human" : "medium"));
-  const options = [["human", "Person"], ...levels().map((l) => [l, `Computer · ${l}`])];
+  const previous = page.seats;
+  page.seats = names.map((_, i) => previous[i] || (i === 0 ? "human" : "medium"));
+  /** @type {[string, string][]} */
+  const options = [["human", "Person"], ...levels().map((l) => /** @type {[string, string]} */ ([l, `Computer · ${l}`]))];
   $("seats").replaceChildren(
     ...names.map((name, i) => {
       const select = h(
@@ -190,15 +227,15 @@ function drawSeats() {
           "aria-label": `${name} is played by`,
           "data-seat": i,
           onchange: (event) => {
-            seats[i] = event.target.value;
+            page.seats[i] = /** @type {HTMLSelectElement} */ (event.target).value;
           },
         },
-        ...options.map(([value, label]) => h("option", { value, selected: seats[i] === value }, label)),
+        ...options.map(([value, label]) => h("option", { value, selected: page.seats[i] === value }, label)),
       );
       return h(
         "div",
         { class: "seat" },
-        h("span", { class: "who" }, h("span", { class: "swatch", style: { background: seatColour(name) } }), name),
+        h("span", { class: "who" }, swatch(name), name),
         select,
       );
     }),
@@ -206,38 +243,46 @@ function drawSeats() {
 }
 
 async function startGame() {
-  const button = $("start");
+  const button = $("start", HTMLButtonElement);
   $("start-error").textContent = "";
-  const body = { game: game.name, params: {}, seats: [...seats] };
-  for (const p of game.parameters || []) {
+  /** @type {{game: string, params: Record<string, unknown>, seats: SeatKind[], clock?: {initial_s: number, increment_s: number}, public?: boolean}} */
+  const body = { game: page.game.name, params: {}, seats: [...page.seats] };
+  for (const p of page.game.parameters || []) {
     if (p.name === "components") continue;
-    if (params[p.name] !== p.default) body.params[p.name] = params[p.name];
+    if (page.params[p.name] !== p.default) body.params[p.name] = page.params[p.name];
   }
-  if (clock) body.clock = { initial_s: clock.initial_s, increment_s: clock.increment_s };
-  if (isPublic) body.public = true;
+  if (page.clock) body.clock = { initial_s: page.clock.initial_s, increment_s: page.clock.increment_s };
+  if (page.isPublic) body.public = true;
   button.disabled = true;
+  /** @type {Created} */
   let created;
   try {
     created = await post("/api/games", body);
   } catch (exc) {
-    $("start-error").textContent = exc.message;
+    $("start-error").textContent = errorText(exc);
     button.disabled = false;
     return;
   }
   button.disabled = false;
   const humans = created.seats.filter((seat) => seat.kind === "human");
   const withLinks = humans.filter((seat) => seat.url);
-  if (withLinks.length <= 1 && !isPublic) {
+  if (withLinks.length <= 1 && !page.isPublic) {
     location.assign(withLinks.length ? withLinks[0].url : created.watch_url);
     return;
   }
   showInvites(created, humans);
 }
 
+/**
+ * The links of a table just made: each human seat's (or "open seat"), and the watch link.
+ * @param {Created} created
+ * @param {CreatedSeat[]} humans
+ */
 function showInvites(created, humans) {
   const names = playerNames();
   const box = $("invites");
   box.classList.remove("hidden");
+  /** @type {(url: string) => string} */
   const absolute = (url) => new URL(url, location.origin).href;
   const rows = humans.map((seat, k) => {
     const name = names[seat.player] || `Player ${seat.player + 1}`;
@@ -248,8 +293,8 @@ function showInvites(created, humans) {
     return h(
       "div",
       { class: "invite", "data-player": seat.player },
-      h("span", { class: "who" }, h("span", { class: "swatch", style: { background: seatColour(name) } }), " ", name),
-      h("input", { type: "text", readonly: true, value: link, "aria-label": `${name}'s link`, onfocus: (e) => e.target.select() }),
+      h("span", { class: "who" }, swatch(name), " ", name),
+      h("input", { type: "text", readonly: true, value: link, "aria-label": `${name}'s link`, onfocus: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
       h("button", { class: "btn small", type: "button", onclick: () => copyText(link).then(() => toast(`${name}'s link copied.`)) }, "Copy"),
       h("a", { class: `btn small${k === 0 ? " primary" : ""}`, href: seat.url }, k === 0 ? "Play" : "Open"),
     );
@@ -272,18 +317,18 @@ function showInvites(created, humans) {
 
 async function start() {
   try {
-    catalog = await get("/api/catalog");
+    page.catalog = await get("/api/catalog");
   } catch (exc) {
     $("game-title").textContent = "The server cannot list its games";
-    $("game-summary").textContent = exc.message;
+    $("game-summary").textContent = errorText(exc);
     return;
   }
-  if (!Array.isArray(catalog.games) && catalog.games) catalog.games = Object.values(catalog.games);
+  if (!Array.isArray(page.catalog.games) && page.catalog.games) page.catalog.games = Object.values(page.catalog.games);
   const order = ["classic", "allmer", "red"];
-  catalog.games.sort((a, b) => (order.indexOf(a.name) + 99) % 99 - (order.indexOf(b.name) + 99) % 99);
+  page.catalog.games.sort((a, b) => (order.indexOf(a.name) + 99) % 99 - (order.indexOf(b.name) + 99) % 99);
   const wanted = new URLSearchParams(location.search).get("game");
   drawGames();
-  pickGame(catalog.games.some((g) => g.name === wanted) ? wanted : catalog.games[0].name);
+  pickGame(page.catalog.games.some((g) => g.name === wanted) ? wanted : page.catalog.games[0].name);
   $("start").addEventListener("click", startGame);
 }
 

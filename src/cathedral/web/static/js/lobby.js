@@ -1,17 +1,26 @@
+// @ts-check
 // The lobby: public tables with an open seat, games being played, recent finished games; and
 // the upload of a game record to replay.
 
-import { get, h, post, seatColour } from "./api.js";
+import { $, h, swatch } from "./dom.js";
+import { errorText, get, post } from "./net.js";
 import { GAME_TITLES } from "./table.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("./types.js").Joined} Joined */
+/** @typedef {import("./types.js").Lobby} Lobby */
+/** @typedef {import("./types.js").LobbyGame} LobbyGame */
 
+/**
+ * A game of the lobby: its title, who sits where, its turn, and what one may do with it.
+ * @param {LobbyGame} game
+ * @param {HTMLElement[]} actions
+ */
 function item(game, actions) {
   const players = (game.players || []).map((name, i) =>
     h(
       "span",
       { class: "row", style: { gap: "0.2rem", marginRight: "0.6rem", display: "inline-flex" } },
-      h("span", { class: "swatch", style: { background: seatColour(name) } }),
+      swatch(name),
       `${name}${game.seats && game.seats[i] !== "human" ? ` (${game.seats[i]})` : ""}`,
     ),
   );
@@ -23,26 +32,38 @@ function item(game, actions) {
   );
 }
 
+/**
+ * @param {LobbyGame} game
+ * @param {number} player
+ */
 async function join(game, player) {
   try {
+    /** @type {Joined} */
     const seat = await post(`/api/games/${encodeURIComponent(game.id)}/join`, { player });
     location.assign(seat.url);
   } catch (exc) {
-    $("upload-error").textContent = exc.message;
+    $("upload-error").textContent = errorText(exc);
     refresh();
   }
 }
 
+/**
+ * @param {HTMLElement} list
+ * @param {LobbyGame[]} games
+ * @param {(game: LobbyGame) => HTMLElement[]} actions
+ * @param {string} empty said when there is no game
+ */
 function fill(list, games, actions, empty) {
   list.replaceChildren(...(games.length ? games.map((g) => item(g, actions(g))) : [h("li", { class: "muted" }, empty)]));
 }
 
 async function refresh() {
+  /** @type {Lobby} */
   let lobby;
   try {
     lobby = await get("/api/lobby");
   } catch (exc) {
-    $("open").replaceChildren(h("li", { class: "muted" }, `The lobby is not available: ${exc.message}`));
+    $("open").replaceChildren(h("li", { class: "muted" }, `The lobby is not available: ${errorText(exc)}`));
     return;
   }
   fill(
@@ -56,7 +77,7 @@ async function refresh() {
 }
 
 async function upload() {
-  const file = $("record-file").files[0];
+  const file = $("record-file", HTMLInputElement).files[0];
   $("upload-error").textContent = "";
   if (!file) {
     $("upload-error").textContent = "Choose a record file first.";
@@ -69,15 +90,16 @@ async function upload() {
   let record;
   try {
     record = JSON.parse(await file.text());
-  } catch (exc) {
+  } catch {
     $("upload-error").textContent = "That file is not JSON: expected a game record.";
     return;
   }
   try {
+    /** @type {{id: string, watch_url: string, replay_url: string}} */
     const stored = await post("/api/records", record);
     location.assign(stored.replay_url);
   } catch (exc) {
-    $("upload-error").textContent = exc.message;
+    $("upload-error").textContent = errorText(exc);
   }
 }
 

@@ -1,19 +1,41 @@
+// @ts-check
 // The replay page: a step slider over every ply of a finished or uploaded game, the position at
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
-import { gameIdFromPath, get, h, liveGame } from "./api.js";
-import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult, swatch } from "./table.js";
+import { $, h, swatch } from "./dom.js";
+import { ApiError, errorText, gameIdFromPath, get, liveGame } from "./net.js";
+import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult } from "./table.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("./types.js").Board} Board */
+/** @typedef {import("./types.js").Hint} Hint */
+/** @typedef {import("./types.js").Picture} Picture */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./net.js").LiveGame} LiveGame */
+
 const id = gameIdFromPath();
-let view = null;
-let board = null;
-let ply = 0;
-let token = 0;
-const cache = new Map();
-let live = null; // the socket: analysis streams over it
-let asked = null; // the ply the analysis was asked for
 
+/**
+ * Everything the page knows that changes, in one object.
+ * @typedef {object} ReplayPage
+ * @property {View | null} view the game, as loaded
+ * @property {Board | null} board
+ * @property {number} ply the ply shown
+ * @property {number} token counts the positions asked for: a picture arriving after a newer
+ *   one was asked for is dropped
+ * @property {LiveGame | null} live the socket: analysis streams over it
+ * @property {number | null} asked the ply the analysis was asked for
+ */
+
+/** @type {ReplayPage} */
+const page = { view: null, board: null, ply: 0, token: 0, live: null, asked: null };
+/** @type {Map<number, Promise<Picture>>} ply -> the picture, asked for once */
+const cache = new Map();
+
+/**
+ * @param {number} n
+ * @returns {Promise<Picture>}
+ */
 async function pictureAt(n) {
   if (!cache.has(n)) cache.set(n, get(`/api/games/${encodeURIComponent(id)}/picture?ply=${n}`));
   try {
@@ -24,72 +46,82 @@ async function pictureAt(n) {
   }
 }
 
+/**
+ * Shows the position after ply n (held within the game).
+ * @param {number} n
+ */
 async function show(n) {
-  ply = Math.max(0, Math.min(view.ply, n));
-  const mine = ++token;
-  $("slider").value = String(ply);
-  $("ply").textContent = `ply ${ply} / ${view.ply}`;
+  page.ply = Math.max(0, Math.min(page.view.ply, n));
+  const mine = ++page.token;
+  $("slider", HTMLInputElement).value = String(page.ply);
+  $("ply").textContent = `ply ${page.ply} / ${page.view.ply}`;
   $("analysis").replaceChildren();
-  renderMoves($("moves"), view, { selected: ply, onPick: show });
+  renderMoves($("moves"), page.view, { selected: page.ply, onPick: show });
   let picture;
   try {
-    picture = await pictureAt(ply);
+    picture = await pictureAt(page.ply);
   } catch (exc) {
-    $("banner").textContent = `Cannot draw move ${ply}: ${exc.message}`;
+    $("banner").textContent = `Cannot draw move ${page.ply}: ${errorText(exc)}`;
     return;
   }
-  if (mine !== token) return;
-  board.show(picture, { interactive: false });
+  if (mine !== page.token) return;
+  page.board.show(picture, { interactive: false });
   // the players' scores in the position shown, not the final ones
-  renderPlayers($("players"), view, { picture, scores: picture.scores || null });
-  $("board").dataset.ply = String(ply);
-  const last = ply ? view.history[ply - 1] : "start";
-  const toMove = picture.to_move >= 0 ? view.players[picture.to_move] : null;
+  renderPlayers($("players"), page.view, { picture, scores: picture.scores || null });
+  $("board").dataset.ply = String(page.ply);
+  const last = page.ply ? page.view.history[page.ply - 1] : "start";
+  const toMove = picture.to_move >= 0 ? page.view.players[picture.to_move] : null;
   $("banner").replaceChildren(
     toMove ? swatch(toMove) : h("span", { class: "flag-end" }, "⚑"),
-    h("span", {}, ply ? `After ${last}` : "The starting position"),
+    h("span", {}, page.ply ? `After ${last}` : "The starting position"),
     h("span", { class: "spacer" }),
     h("span", { class: "muted" }, toMove ? `${toMove} to move` : picture.result || ""),
   );
-  const open = view.status === "finished" || view.read_only;
-  $("analyse").disabled = picture.to_move < 0 || !open;
+  const open = page.view.status === "finished" || page.view.read_only;
+  $("analyse", HTMLButtonElement).disabled = picture.to_move < 0 || !open;
   if (!open) $("analysis").textContent = "Analysis opens when the game is over.";
 }
 
 async function analyse() {
   const box = $("analysis");
   box.textContent = "The hard player is thinking…";
-  if (live && live.send({ type: "hint", level: "hard", ply })) {
-    asked = ply;
-    $("analyse").disabled = true;
+  if (page.live && page.live.send({ type: "hint", level: "hard", ply: page.ply })) {
+    page.asked = page.ply;
+    $("analyse", HTMLButtonElement).disabled = true;
     return;
   }
-  const at = ply;
-  $("analyse").disabled = true;
+  const at = page.ply;
+  $("analyse", HTMLButtonElement).disabled = true;
   try {
+    /** @type {Hint} */
     const info = await get(`/api/games/${encodeURIComponent(id)}/hint?ply=${at}&level=hard`);
-    if (at === ply) box.replaceChildren(...renderAnalysis(info, view.players));
+    if (at === page.ply) box.replaceChildren(...renderAnalysis(info, page.view.players));
   } catch (exc) {
-    box.textContent = `No analysis: ${exc.message}`;
+    box.textContent = `No analysis: ${errorText(exc)}`;
   } finally {
-    $("analyse").disabled = false;
+    $("analyse", HTMLButtonElement).disabled = false;
   }
 }
 
+/** @param {ServerMessage} message */
 function onMessage(message) {
-  if (message.type === "hint" && asked !== null) {
-    if (asked === ply) $("analysis").replaceChildren(...renderAnalysis(message.hint, view.players));
+  if (message.type === "hint" && page.asked !== null) {
+    if (page.asked === page.ply) $("analysis").replaceChildren(...renderAnalysis(message.hint, page.view.players));
     if (message.hint.final !== false) {
-      asked = null;
-      $("analyse").disabled = false;
+      page.asked = null;
+      $("analyse", HTMLButtonElement).disabled = false;
     }
-  } else if (message.type === "error" && asked !== null) {
-    asked = null;
-    $("analyse").disabled = false;
+  } else if (message.type === "error" && page.asked !== null) {
+    page.asked = null;
+    $("analyse", HTMLButtonElement).disabled = false;
     $("analysis").textContent = `No analysis: ${message.error}`;
   }
 }
 
+/**
+ * The page for an address that holds no game: what happened, and the way on.
+ * @param {string} text
+ */
 function missing(text) {
   document.title = "Cathedral · no such game";
   $("play").classList.add("hidden");
@@ -103,37 +135,37 @@ async function start() {
     return;
   }
   try {
-    view = await get(`/api/games/${encodeURIComponent(id)}`);
+    page.view = await get(`/api/games/${encodeURIComponent(id)}`);
   } catch (exc) {
-    missing(exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${exc.message}`);
+    missing(exc instanceof ApiError && exc.status === 404 ? "No such game: the link may be mistyped, or the game was never made here." : `Cannot load the game: ${errorText(exc)}`);
     return;
   }
-  $("title").textContent = GAME_TITLES[view.game] || view.game;
-  document.title = `Cathedral · replay · ${GAME_TITLES[view.game] || view.game}`;
-  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
-  $("record").setAttribute("download", `cathedral-${view.game}-${id}.json`);
-  $("watch").href = `/g/${encodeURIComponent(id)}`;
-  renderPlayers($("players"), view, {});
-  renderResult($("result"), view);
-  board = await loadBoard(view.game, $("board"), { onMove: () => {} });
-  live = liveGame(id, onMessage);
-  const slider = $("slider");
-  slider.max = String(view.ply);
+  $("title").textContent = GAME_TITLES[page.view.game] || page.view.game;
+  document.title = `Cathedral · replay · ${GAME_TITLES[page.view.game] || page.view.game}`;
+  $("record", HTMLAnchorElement).href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("record").setAttribute("download", `cathedral-${page.view.game}-${id}.json`);
+  $("watch", HTMLAnchorElement).href = `/g/${encodeURIComponent(id)}`;
+  renderPlayers($("players"), page.view, {});
+  renderResult($("result"), page.view);
+  page.board = await loadBoard(page.view.game, $("board"), { onMove: () => {} });
+  page.live = liveGame(id, onMessage);
+  const slider = $("slider", HTMLInputElement);
+  slider.max = String(page.view.ply);
   slider.addEventListener("input", () => show(Number(slider.value)));
   $("first").addEventListener("click", () => show(0));
-  $("prev").addEventListener("click", () => show(ply - 1));
-  $("next").addEventListener("click", () => show(ply + 1));
-  $("last").addEventListener("click", () => show(view.ply));
+  $("prev").addEventListener("click", () => show(page.ply - 1));
+  $("next").addEventListener("click", () => show(page.ply + 1));
+  $("last").addEventListener("click", () => show(page.view.ply));
   $("analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
-    if (event.key === "ArrowLeft" && event.target !== slider) show(ply - 1);
-    if (event.key === "ArrowRight" && event.target !== slider) show(ply + 1);
+    if (event.key === "ArrowLeft" && event.target !== slider) show(page.ply - 1);
+    if (event.key === "ArrowRight" && event.target !== slider) show(page.ply + 1);
     if (event.key === "Home") show(0);
-    if (event.key === "End") show(view.ply);
+    if (event.key === "End") show(page.view.ply);
   });
   const start = Number(new URLSearchParams(location.search).get("ply"));
-  show(Number.isFinite(start) && start > 0 ? start : view.ply);
+  show(Number.isFinite(start) && start > 0 ? start : page.view.ply);
 }
 
 start();

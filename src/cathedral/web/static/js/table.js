@@ -1,27 +1,64 @@
+// @ts-check
 // What the game page and the replay page share: the board of a game, the players panel, the
 // move list grouped by turns, what happened since a player's last turn, and the result.
 
-import { formatClock, h, seatColour } from "./api.js";
+import { formatClock, h, seatColour, swatch } from "./dom.js";
 
+/** @typedef {import("./types.js").Board} Board */
+/** @typedef {import("./types.js").BoardHandlers} BoardHandlers */
+/** @typedef {import("./types.js").BoardModule} BoardModule */
+/** @typedef {import("./types.js").Hint} Hint */
+/** @typedef {import("./types.js").Picture} Picture */
+/** @typedef {import("./types.js").View} View */
+
+/**
+ * A game's score in words.
+ * @typedef {object} ScoreWords
+ * @property {string} unit after a number
+ * @property {string} label the column's title
+ * @property {string} means what it counts, and which way wins
+ */
+
+/**
+ * A turn of the move list, or the set-up before anyone's first turn.
+ * @typedef {object} TurnGroup
+ * @property {"turn" | "setup"} kind
+ * @property {number | null} player who moved (null: not known)
+ * @property {number} number the turn's number (0 for the set-up)
+ * @property {{ply: number, chance: boolean}[]} plies
+ */
+
+/**
+ * The board module of each game, loaded when a page needs it.
+ * @type {Record<string, () => Promise<BoardModule>>}
+ */
 const BOARDS = {
   classic: () => import("./boards/classic.js"),
   allmer: () => import("./boards/allmer.js"),
   red: () => import("./boards/red.js"),
 };
 
+/** @type {Readonly<Record<string, string>>} */
 export const GAME_TITLES = {
   classic: "Cathedral (Moore)",
   allmer: "Cathedral (Allmer)",
   red: "The Red Cathedral",
 };
 
-/** Each game's score in its own words: the unit after a number, and what it means. */
+/**
+ * Each game's score in its own words: the unit after a number, and what it means.
+ * @type {Readonly<Record<string, ScoreWords>>}
+ */
 export const SCORES = {
   classic: { unit: "unplaced", label: "Unplaced squares", means: "the squares of the buildings still in hand; fewer wins" },
   allmer: { unit: "stones", label: "Stones", means: "stones still on the board; more win" },
   red: { unit: "prestige", label: "Prestige", means: "prestige points; most wins" },
 };
 
+/**
+ * @param {string} game
+ * @returns {ScoreWords}
+ */
 export function scoreWords(game) {
   return SCORES[game] || { unit: "", label: "Score", means: "the game's score" };
 }
@@ -30,10 +67,15 @@ export function scoreWords(game) {
  * The plies from..to (numbered from 1) grouped as people read a game: the set-up (chance
  * before anyone's first turn), then one group per turn: its player, its number, and its
  * plies (dice and draws during a turn stay in it, marked `chance`).
+ * @param {View} view
+ * @param {number} [from]
+ * @param {number} [to]
+ * @returns {TurnGroup[]}
  */
 export function turnGroups(view, from = 1, to = view.ply) {
   const starts = new Set(view.turn_starts || []);
   const movers = view.movers || [];
+  /** @type {TurnGroup[]} */
   const groups = [];
   let number = (view.turn_starts || []).filter((ply) => ply < from).length;
   for (let ply = from; ply <= to; ply++) {
@@ -55,6 +97,9 @@ export function turnGroups(view, from = 1, to = view.ply) {
 /**
  * The ply after the end of `player`'s last completed turn (1 if none): what that player has
  * not seen yet starts there. A turn under way (`view.in_turn`) is not completed.
+ * @param {View} view
+ * @param {number} player
+ * @param {TurnGroup[]} [groups]
  */
 export function afterLastTurn(view, player, groups = turnGroups(view)) {
   let mine = groups.filter((g) => g.kind === "turn" && g.player === player);
@@ -67,6 +112,13 @@ export function afterLastTurn(view, player, groups = turnGroups(view)) {
   return decisions[decisions.length - 1].ply + 1;
 }
 
+/**
+ * Loads the board of a game and draws it into root.
+ * @param {string} game
+ * @param {HTMLElement} root
+ * @param {BoardHandlers} handlers
+ * @returns {Promise<Board>}
+ */
 export async function loadBoard(game, root, handlers) {
   const load = BOARDS[game];
   if (!load) throw new Error(`no board for the game ${game}`);
@@ -74,16 +126,14 @@ export async function loadBoard(game, root, handlers) {
   return module.createBoard(root, handlers);
 }
 
-/** Seat colour for the swatch: classic's Light and Dark, the others by name. */
-export function swatch(name) {
-  return h("span", { class: "swatch", style: { background: seatColour(name) } });
-}
-
 /**
  * Fills the players list: name, who sits there, score in the game's unit, clock (or "waiting"
  * while the clocks wait for that person to open their link); marks the player to move.
  * `clockBase` is when the view arrived, so running clocks tick between views; `scores`
  * replaces the view's (a replay shows those of the position on the board).
+ * @param {HTMLElement} list
+ * @param {View} view
+ * @param {{me?: number | null, picture?: Picture | null, clockBase?: number | null, scores?: number[] | null}} [options]
  */
 export function renderPlayers(list, view, { me = null, picture = null, clockBase = null, scores = null } = {}) {
   const clock = view.clock;
@@ -132,13 +182,21 @@ export function renderPlayers(list, view, { me = null, picture = null, clockBase
   );
 }
 
-/** Who a list of players is, in words: "Dark", "Blue and Red". */
+/**
+ * Who a list of players is, in words: "Dark", "Blue and Red".
+ * @param {View} view
+ * @param {number[]} players
+ */
 export function namesOf(view, players) {
   const names = players.map((p) => view.players[p]);
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0] || "";
 }
 
-/** The players skipped after each ply: ply -> [players]. */
+/**
+ * The players skipped after each ply: ply -> [players].
+ * @param {View} view
+ * @returns {Map<number, number[]>}
+ */
 function skipsByPly(view) {
   return new Map((view.skips || []).map(([ply, players]) => [ply, players]));
 }
@@ -147,9 +205,13 @@ function skipsByPly(view) {
  * Fills the move list: the set-up folded, then a line per turn with its number, its player's
  * colour and name, each of its plies (a button that shows the position after it; dice and
  * draws small), and who was skipped. `selected` is the ply shown (null: the live position).
+ * @param {HTMLElement} list
+ * @param {View} view
+ * @param {{selected?: number | null, onPick?: (ply: number) => void}} [options]
  */
 export function renderMoves(list, view, { selected = null, onPick } = {}) {
   const skips = skipsByPly(view);
+  /** @type {(ply: number, chance: boolean) => HTMLButtonElement} */
   const button = (ply, chance) =>
     h(
       "button",
@@ -189,7 +251,7 @@ export function renderMoves(list, view, { selected = null, onPick } = {}) {
   );
   // scroll the list itself (never the page) to the shown move
   const current = list.querySelector('[aria-current="true"]');
-  const target = current ? current.closest("li") : list.lastElementChild;
+  const target = /** @type {HTMLElement | null} */ (current ? current.closest("li") : list.lastElementChild);
   if (target) {
     const top = target.offsetTop; // the list is the offset parent (position: relative)
     if (top < list.scrollTop) list.scrollTop = top;
@@ -203,6 +265,10 @@ export function renderMoves(list, view, { selected = null, onPick } = {}) {
  * What happened since `me`'s last completed turn, in the game's words: each other player's
  * turn (colour, name, what each decision did), dice and draws folded into one line, players
  * skipped. A spectator (`me` null) sees the last round. Returns the number of turns shown.
+ * @param {HTMLElement} list
+ * @param {View} view
+ * @param {number | null} me
+ * @returns {number}
  */
 export function renderSince(list, view, me) {
   const groups = turnGroups(view);
@@ -210,6 +276,7 @@ export function renderSince(list, view, me) {
   const first = recent.length ? recent[0].ply : view.ply + 1;
   const from = me === null ? first : Math.max(afterLastTurn(view, me, groups), 1);
   const texts = new Map(recent.map((r) => [r.ply, r.text]));
+  /** @type {(ply: number) => string} */
   const text = (ply) => texts.get(ply) || view.history[ply - 1];
   const items = [];
   let turns = 0;
@@ -244,11 +311,16 @@ export function renderSince(list, view, me) {
   return turns;
 }
 
+/** @param {number} n */
 function ordinal(n) {
   return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
 
-/** How each player finished, in words: won, lost, drew, resigned, out of time, or a place. */
+/**
+ * How each player finished, in words: won, lost, drew, resigned, out of time, or a place.
+ * @param {View} view
+ * @returns {string[]}
+ */
 export function outcomes(view) {
   const result = view.result;
   const returns = result.returns || [];
@@ -261,8 +333,12 @@ export function outcomes(view) {
   });
 }
 
-/** Fills the result panel (hidden while the game goes on): who won and how, the scores in
- * the game's words, and a word when the game ended before its rules did. */
+/**
+ * Fills the result panel (hidden while the game goes on): who won and how, the scores in the
+ * game's words, and a word when the game ended before its rules did.
+ * @param {HTMLElement} panel
+ * @param {View} view
+ */
 export function renderResult(panel, view) {
   if (view.status !== "finished" || !view.result) {
     panel.classList.add("hidden");
@@ -289,7 +365,10 @@ export function renderResult(panel, view) {
   );
 }
 
-/** The result in one sentence: a resignation or a fallen flag says so, with the winner. */
+/**
+ * The result in one sentence: a resignation or a fallen flag says so, with the winner.
+ * @param {View} view
+ */
 export function resultText(view) {
   const result = view.result;
   if (!result) return "The game is over.";
@@ -301,7 +380,11 @@ export function resultText(view) {
   return result.text;
 }
 
-/** One line for the banner: whose turn, or the result. */
+/**
+ * One line for the banner: whose turn, or the result.
+ * @param {View} view
+ * @param {number | null} me
+ */
 export function turnText(view, me) {
   if (view.status === "finished") return resultText(view);
   const player = view.current_player;
@@ -315,6 +398,10 @@ export function turnText(view, me) {
 /**
  * Shows a hint or an analysis: the best move, each player's expected score as a bar (0..1;
  * from `expected`, or `values` on the -1..1 scale), the line, and "solved: ..." when proven.
+ * @param {Hint} info
+ * @param {string[]} players
+ * @param {{onPlay?: (() => void) | null}} [options]
+ * @returns {HTMLElement[]}
  */
 export function renderAnalysis(info, players, { onPlay = null } = {}) {
   const expected = info.expected || (info.values || []).map((v) => (Number(v) + 1) / 2);

@@ -1,3 +1,4 @@
+// @ts-check
 // Allmer's Cathedral: the cross of five fields with its lines, strong points and passages.
 // Click one of your stones to see its landings; point at a landing to see the stones it would
 // convert; click it to step. A chain goes on from the same stone until you press Stop. A tap
@@ -5,23 +6,42 @@
 // picked stone and its landings, so that each is a finger's width apart. The keyboard walks
 // them with Tab (or the arrows), Enter picks.
 
-import { h, s } from "../api.js";
+import { h, s } from "../dom.js";
+
+/** @typedef {import("../types.js").AllmerPicture} AllmerPicture */
+/** @typedef {import("../types.js").AllmerStep} AllmerStep */
+/** @typedef {import("../types.js").BoardHandlers} BoardHandlers */
+/** @typedef {import("../types.js").ShowOptions} ShowOptions */
 
 const GAP = 30;
 const PAD = 34;
 // stones are coloured by their seat's name (board colour c is the stones of player c - 1)
+/** @type {Record<string, string>} */
 const STONE = { White: "#f7f3ea", Black: "#2a2623", Blue: "#2f64b3", Red: "#c0392b" };
+/** @type {Record<string, string>} */
 const STONE_EDGE = { White: "#8c826f", Black: "#000", Blue: "#173a6e", Red: "#6e1a12" };
 
+/** @type {(x: number) => number} */
 const px = (x) => PAD + x * GAP;
+/** @type {(y: number) => number} */
 const py = (y) => PAD + y * GAP;
 
 
+/**
+ * @param {HTMLElement} root
+ * @param {BoardHandlers} handlers
+ * @returns {import("../types.js").Board<AllmerPicture>}
+ */
 export function createBoard(root, { onMove }) {
+  /** @type {AllmerPicture | null} */
   let picture = null;
+  /** @type {ShowOptions} */
   let options = {};
-  let selected = null; // point
-  let hovered = null; // step
+  /** @type {number | null} the point of the stone picked */
+  let selected = null;
+  /** @type {AllmerStep | null} the landing under the pointer or the focus */
+  let hovered = null;
+  /** @type {Map<number, AllmerStep[]>} a stone's point -> its landings */
   let byStone = new Map();
 
   const size = PAD * 2 + GAP * 14;
@@ -67,13 +87,15 @@ export function createBoard(root, { onMove }) {
   const status = h("span", { class: "feedback", "aria-live": "polite" });
   const tools = h("div", { class: "tools" }, stopButton, status);
   root.append(frame, tools);
-  let hintAction = null; // a hint's step, drawn as an arrow
+  /** @type {number | null} a hint's step, drawn as an arrow */
+  let hintAction = null;
 
+  /** @type {string | null} the field whose lines are drawn (they change with it alone) */
   let drawnField = null;
   function drawField() {
     if (drawnField === picture.field) return;
     drawnField = picture.field;
-    for (const layer of ["fields", "lines", "passages", "points", "labels"]) layers[layer].replaceChildren();
+    for (const layer of /** @type {const} */ (["fields", "lines", "passages", "points", "labels"])) layers[layer].replaceChildren();
     const fields = [
       [5, 0],
       [0, 5],
@@ -126,6 +148,7 @@ export function createBoard(root, { onMove }) {
     }
   }
 
+  /** @param {number} point */
   function stepsOf(point) {
     return byStone.get(point) || [];
   }
@@ -275,6 +298,7 @@ export function createBoard(root, { onMove }) {
     status.textContent = hovered ? describe(hovered) : `${from.name}: ${steps.length} landing${steps.length === 1 ? "" : "s"}`;
   }
 
+  /** @param {AllmerStep} step */
   function describe(step) {
     if (!step.converts.length) return `${step.notation} · ${step.kind}`;
     const victims = [...new Set(step.converts.map((p) => picture.players[picture.stones[p] - 1]))];
@@ -298,6 +322,11 @@ export function createBoard(root, { onMove }) {
     }
   }
 
+  /**
+   * Picks the stone on point p (again: drops it).
+   * @param {number} p
+   * @param {boolean} [fromKeys]
+   */
   function selectStone(p, fromKeys = false) {
     selected = selected === p && !picture.chain ? null : p;
     hovered = null;
@@ -306,11 +335,12 @@ export function createBoard(root, { onMove }) {
     zoom();
     // from the keyboard, the keys go on to the stone's first landing (or back to the stone)
     if (fromKeys) {
-      const next = layers.overlay.querySelector(".landing") || svg.querySelector(`.stone[data-point="${picture.points[p].name}"]`);
+      const next = /** @type {SVGGElement | null} */ (layers.overlay.querySelector(".landing") || svg.querySelector(`.stone[data-point="${picture.points[p].name}"]`));
       if (next) next.focus();
     }
   }
 
+  /** @param {AllmerStep} step */
   function play(step) {
     if (!options.interactive) return;
     onMove({ action: step.action, notation: step.notation });
@@ -322,6 +352,7 @@ export function createBoard(root, { onMove }) {
     }
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.target instanceof HTMLInputElement) return;
     if ((event.key === "s" || event.key === "S") && picture && picture.chain) {
@@ -338,14 +369,18 @@ export function createBoard(root, { onMove }) {
     }
   });
 
-  // A tap or click between points goes to the nearest stone or landing within one gap.
+  /**
+   * A tap or click between points goes to the nearest stone or landing within one gap.
+   * @param {MouseEvent} event
+   * @returns {SVGGElement | null}
+   */
   function nearest(event) {
     const matrix = svg.getScreenCTM();
     if (!matrix) return null;
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
     let best = null;
     let bestDistance = GAP;
-    for (const el of svg.querySelectorAll(".landing, .stone.movable")) {
+    for (const el of /** @type {NodeListOf<SVGGElement>} */ (svg.querySelectorAll(".landing, .stone.movable"))) {
       const at = picture.points.find((pt) => pt.name === el.dataset.point);
       if (!at) continue;
       const distance = Math.hypot(px(at.x) - point.x, py(at.y) - point.y);
@@ -358,7 +393,7 @@ export function createBoard(root, { onMove }) {
   }
 
   svg.addEventListener("click", (event) => {
-    if (!options.interactive || event.target.closest(".landing, .stone.movable")) return;
+    if (!options.interactive || /** @type {Element} */ (event.target).closest(".landing, .stone.movable")) return;
     const target = nearest(event);
     if (target) target.dispatchEvent(new MouseEvent("click", { bubbles: false }));
     else if (selected !== null && !picture.chain) selectStone(selected); // away: zoom out
@@ -367,9 +402,9 @@ export function createBoard(root, { onMove }) {
   // The arrow keys walk the stones and landings in reading order, like Tab.
   svg.addEventListener("keydown", (event) => {
     if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
-    const items = [...svg.querySelectorAll(".landing, .stone.movable")];
+    const items = [.../** @type {NodeListOf<SVGGElement>} */ (svg.querySelectorAll(".landing, .stone.movable"))];
     if (!items.length) return;
-    const at = items.indexOf(document.activeElement);
+    const at = items.indexOf(/** @type {SVGGElement} */ (document.activeElement));
     const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
     items[(at + step + items.length) % items.length].focus();
     event.preventDefault();
@@ -391,6 +426,10 @@ export function createBoard(root, { onMove }) {
   }
 
   return {
+    /**
+     * @param {AllmerPicture} next
+     * @param {ShowOptions} [opts]
+     */
     show(next, opts = {}) {
       picture = next;
       options = opts;
@@ -408,14 +447,17 @@ export function createBoard(root, { onMove }) {
       // a keyboard player's turn: the keys start on the board (unless typing elsewhere)
       const away = document.activeElement && document.activeElement !== document.body && !svg.contains(document.activeElement);
       if (opts.interactive && !away) {
-        const first = picture.chain ? layers.overlay.querySelector(".landing") : svg.querySelector(".stone.movable");
+        const first = /** @type {SVGGElement | null} */ (picture.chain ? layers.overlay.querySelector(".landing") : svg.querySelector(".stone.movable"));
         if (first) first.focus({ preventScroll: true });
       }
       const canStop = Boolean(opts.interactive && picture.chain && picture.chain.stop);
       stopButton.classList.toggle("hidden", !canStop);
       tools.classList.toggle("hidden", !opts.interactive);
     },
-    /** Draws a hint's step as an arrow (null: none). */
+    /**
+     * Draws a hint's step as an arrow (null: none).
+     * @param {number | null} action
+     */
     showHint(action) {
       hintAction = action;
       drawHint();

@@ -1,26 +1,45 @@
+// @ts-check
 // Classic Cathedral: the walled 10x10 city and both trays of buildings.
 // Pick a building, rotate it (R, the wheel or the button), and a ghost under the pointer says
 // whether the placement is legal, which squares it would claim and which building it would
 // capture: all read from the picture's move list, never worked out here.
 
-import { h, s } from "../api.js";
+import { h, s } from "../dom.js";
+
+/** @typedef {import("../types.js").BoardHandlers} BoardHandlers */
+/** @typedef {import("../types.js").ClassicMove} ClassicMove */
+/** @typedef {import("../types.js").ClassicPicture} ClassicPicture */
+/** @typedef {import("../types.js").ShowOptions} ShowOptions */
+/** @typedef {import("../dom.js").Attrs} Attrs */
+/** @typedef {[number, number]} Cell [file, rank] */
 
 const CELL = 40;
 const LEFT = 24;
 const TOP = 8;
 const SIZE = 10;
-const FILL = { 0: "var(--light)", 1: "var(--dark)" };
-const EDGE = { 0: "var(--light-edge)", 1: "var(--dark-edge)" };
-const TERRITORY = { 0: "url(#territory-0)", 1: "url(#territory-1)" };
+// by player: Light 0, Dark 1
+const FILL = ["var(--light)", "var(--dark)"];
+const EDGE = ["var(--light-edge)", "var(--dark-edge)"];
+const TERRITORY = ["url(#territory-0)", "url(#territory-1)"];
 
+/** @type {(file: number) => number} */
 const x0 = (file) => LEFT + file * CELL;
+/** @type {(rank: number) => number} */
 const y0 = (rank) => TOP + (SIZE - 1 - rank) * CELL;
+/** @type {(sq: number) => number} */
 const fileOf = (sq) => sq % SIZE;
+/** @type {(sq: number) => number} */
 const rankOf = (sq) => Math.floor(sq / SIZE);
+/** @type {(sq: number) => string} */
 const squareName = (sq) => `${"abcdefghij"[fileOf(sq)]}${rankOf(sq) + 1}`;
+/** @type {(building: string, squares: number[]) => string} a placement's key in the move list */
 const keyOf = (building, squares) => `${building}|${[...squares].sort((a, b) => a - b).join(",")}`;
 
-/** Draws the outline of a set of squares: the edges that have no square of the set beyond. */
+/**
+ * Draws the outline of a set of squares: the edges that have no square of the set beyond.
+ * @param {number[]} squares
+ * @param {Attrs} attrs
+ */
 function outline(squares, attrs) {
   const set = new Set(squares);
   let d = "";
@@ -37,6 +56,12 @@ function outline(squares, attrs) {
   return s("path", { d, fill: "none", "stroke-linecap": "square", ...attrs });
 }
 
+/**
+ * A building's shape, small, for its tray button.
+ * @param {Cell[]} cells
+ * @param {string} fill
+ * @param {string} edge
+ */
 function shapeIcon(cells, fill, edge) {
   const w = Math.max(...cells.map((c) => c[0])) + 1;
   const hgt = Math.max(...cells.map((c) => c[1])) + 1;
@@ -61,13 +86,24 @@ function shapeIcon(cells, fill, edge) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {BoardHandlers} handlers
+ * @returns {import("../types.js").Board<ClassicPicture>}
+ */
 export function createBoard(root, { onMove }) {
+  /** @type {ClassicPicture | null} */
   let picture = null;
+  /** @type {ShowOptions} */
   let options = {};
-  let selected = null; // building name
+  /** @type {string | null} the building picked from the tray */
+  let selected = null;
   let rotation = 0;
-  let anchor = null; // [file, rank]
+  /** @type {Cell | null} the square under the pointer (or the keys' cursor) */
+  let anchor = null;
+  /** @type {Cell | null} a touch's square, waiting for a second tap (or Place here) */
   let pendingTouch = null;
+  /** @type {Map<string, ClassicMove>} */
   let movesByKey = new Map();
 
   const svg = s("svg", {
@@ -183,6 +219,7 @@ export function createBoard(root, { onMove }) {
   const trays = h("div", { class: "trays" });
   root.append(h("div", { class: "classic-layout" }, h("div", { class: "city" }, frame, tools), trays));
 
+  /** @param {number} player */
   function trayOf(player) {
     return picture ? picture.trays[player] : [];
   }
@@ -261,6 +298,7 @@ export function createBoard(root, { onMove }) {
     }
   }
 
+  /** @param {number} step */
   function rotate(step) {
     if (!selected) return;
     const item = trayOf(picture.to_move).find((t) => t.building === selected);
@@ -269,6 +307,7 @@ export function createBoard(root, { onMove }) {
     drawGhost();
   }
 
+  /** @param {string | null} building */
   function select(building) {
     selected = selected === building ? null : building;
     rotation = 0;
@@ -285,6 +324,11 @@ export function createBoard(root, { onMove }) {
     return true;
   }
 
+  /**
+   * The square under a pointer, or null off the city.
+   * @param {PointerEvent} event
+   * @returns {Cell | null}
+   */
   function squareAt(event) {
     const point = svg.createSVGPoint();
     point.x = event.clientX;
@@ -335,6 +379,7 @@ export function createBoard(root, { onMove }) {
     },
     { passive: false },
   );
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
     if (!picture || !options.interactive) return;
@@ -345,6 +390,7 @@ export function createBoard(root, { onMove }) {
       return;
     }
     if (document.activeElement !== svg) return; // arrows and Enter steer the ghost only there
+    /** @type {Record<string, Cell>} */
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (moves[key] && selected) {
       anchor = anchor || [4, 4];
@@ -383,6 +429,7 @@ export function createBoard(root, { onMove }) {
         );
       }
     });
+    /** @type {(squares: number[], fill: string, edge: string, letter: string, cls: string) => void} */
     const drawBuilding = (squares, fill, edge, letter, cls) => {
       const g = s("g", { class: cls });
       for (const sq of squares) {
@@ -482,6 +529,10 @@ export function createBoard(root, { onMove }) {
   }
 
   return {
+    /**
+     * @param {ClassicPicture} next
+     * @param {ShowOptions} [opts]
+     */
     show(next, opts = {}) {
       picture = next;
       options = opts;
@@ -500,7 +551,10 @@ export function createBoard(root, { onMove }) {
       drawGhost();
       layers.hint.replaceChildren();
     },
-    /** Draws a hint's placement on the city, outlined (null: none). */
+    /**
+     * Draws a hint's placement on the city, outlined (null: none).
+     * @param {number | null} action
+     */
     showHint(action) {
       layers.hint.replaceChildren();
       const move = action === null ? null : picture.moves.find((m) => m.action === action);

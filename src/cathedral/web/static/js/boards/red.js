@@ -1,9 +1,17 @@
+// @ts-check
 // The Red Cathedral: the market ring with its dice and resource tiles, the influence cards, the
 // cathedral's towers, every player's holdings, and the current decision's choices with what
 // each yields (worked out by the engine and carried in the picture).
 
-import { h, s, seatColour } from "../api.js";
+import { h, s, seatColour } from "../dom.js";
 
+/** @typedef {import("../types.js").BoardHandlers} BoardHandlers */
+/** @typedef {import("../types.js").RedChoice} RedChoice */
+/** @typedef {import("../types.js").RedPicture} RedPicture */
+/** @typedef {import("../types.js").RedSlot} RedSlot */
+/** @typedef {import("../types.js").ShowOptions} ShowOptions */
+
+/** @type {Record<string, string>} */
 const RESOURCE_COLOUR = {
   wood: "#c08a4e",
   brick: "#b5462c",
@@ -14,8 +22,11 @@ const RESOURCE_COLOUR = {
   rubles: "#d9c27a",
   recognition: "#466fb3",
 };
+/** @type {Record<string, string>} */
 const DIE_COLOUR = { white: "#f4f1ea", red: "#c0392b", blue: "#2f64b3", yellow: "#e0b21b", green: "#2f8f4e" };
+/** @type {Record<string, string>} */
 const GROUP_COLOUR = { artisans: "#d8b98a", carriers: "#b9c8a4", merchants: "#e0c27c", clergy: "#c8a9c4" };
+/** @type {Record<string, string>} */
 const ORNAMENT_ICON = { door: "⌂", arch: "∩", cross: "✚" };
 const KIND_TITLES = [
   ["die", "Move a die"],
@@ -30,6 +41,7 @@ const KIND_TITLES = [
   ["rubles", "Sell prestige for rubles"],
   ["done", "End"],
 ];
+/** @type {Record<number, [number, number][]>} where a die's pips sit, by its number */
 const PIPS = {
   1: [[0, 0]],
   2: [[-1, -1], [1, 1]],
@@ -41,26 +53,41 @@ const PIPS = {
 
 const MATERIALS = ["wood", "brick", "stone", "gold", "green", "purple"];
 
-/** A resource with its colour and amount; hovering (or a screen reader) gives it in words. */
+/**
+ * A resource with its colour and amount; hovering (or a screen reader) gives it in words.
+ * @param {string} name
+ * @param {number | string} [amount]
+ */
 function mat(name, amount) {
   const words = amount === undefined ? name : `${amount} ${name}`;
   return h("span", { class: `mat ${name}`, title: words, "aria-label": words }, h("i", { "aria-hidden": "true" }), amount === undefined ? name : `${amount}`);
 }
 
+/**
+ * Each resource of a set, or a dash for none.
+ * @param {Record<string, number>} obj
+ */
 function amounts(obj) {
   const entries = Object.entries(obj || {});
   if (!entries.length) return [h("span", { class: "muted" }, "—")];
   return entries.map(([name, n]) => mat(name, n));
 }
 
-/** "2 brick, 1 stone" */
+/**
+ * "2 brick, 1 stone"
+ * @param {Record<string, number>} obj
+ */
 function inWords(obj) {
   const entries = Object.entries(obj || {}).filter(([, n]) => n);
   return entries.length ? entries.map(([name, n]) => `${n} ${name}`).join(", ") : "nothing";
 }
 
-/** A cathedral card in words: what it costs (or still needs), what building it gives, and
- * whom its completion would cost recognition. */
+/**
+ * A cathedral card in words: what it costs (or still needs), what building it gives, and whom
+ * its completion would cost recognition.
+ * @param {RedSlot} slot
+ * @param {string[]} players
+ */
 function cardWords(slot, players) {
   const parts = [`${slot.name}, a ${slot.level}`];
   if (slot.built) parts.push(`built${slot.owner !== null ? ` by ${players[slot.owner]}` : ""}`);
@@ -76,7 +103,11 @@ function cardWords(slot, players) {
   return parts.join("; ");
 }
 
-/** "+2 brick −1 rubles" with colours, from a yields object. */
+/**
+ * "+2 brick −1 rubles" with colours, from a yields object.
+ * @param {Record<string, number>} yields the chooser's
+ * @param {Record<string, Record<string, number>>} [others] the other players', by name
+ */
 function yieldText(yields, others) {
   const parts = [];
   for (const [key, n] of Object.entries(yields || {})) {
@@ -94,6 +125,14 @@ function yieldText(yields, others) {
   return parts.length ? parts : [h("span", {}, "no immediate gain")];
 }
 
+/**
+ * A die's face centred on (cx, cy).
+ * @param {number} cx
+ * @param {number} cy
+ * @param {string} colour
+ * @param {number} pips
+ * @param {number} [size]
+ */
 function die(cx, cy, colour, pips, size = 18) {
   const g = s("g", { class: "die-face", "data-die": colour });
   g.append(
@@ -115,11 +154,20 @@ function die(cx, cy, colour, pips, size = 18) {
   return g;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {BoardHandlers} handlers
+ * @returns {import("../types.js").Board<RedPicture>}
+ */
 export function createBoard(root, { onMove, side = null }) {
+  /** @type {RedPicture | null} */
   let picture = null;
+  /** @type {ShowOptions} */
   let options = {};
-  let menu = null; // the ways to build on a card, shown next to it
-  let lastDice = null; // colour -> "space:pips" of the picture drawn before, to show rolls
+  /** @type {HTMLElement | null} the ways to build on a card (or its words), shown next to it */
+  let menu = null;
+  /** @type {Map<string, string> | null} colour -> "space:pips" of the picture drawn before, to show rolls */
+  let lastDice = null;
 
   const marketSvg = s("svg", { class: "market-svg", viewBox: "0 0 320 320", role: "group", "aria-label": "The market: eight spaces, their resources and dice" });
   const influenceList = h("div", { class: "influence", style: { fontSize: "0.78rem" } });
@@ -141,6 +189,11 @@ export function createBoard(root, { onMove, side = null }) {
     h("section", { class: "panel" }, h("h3", {}, "Holdings"), holdings),
   );
 
+  /**
+   * The choices the player may make now, of one kind or all (none when not interactive).
+   * @param {string} [kind]
+   * @returns {RedChoice[]}
+   */
   function choices(kind) {
     const d = picture.decision;
     if (!d || !options.interactive) return [];
@@ -234,6 +287,7 @@ export function createBoard(root, { onMove, side = null }) {
     towers.replaceChildren();
     root.querySelector(".plan-title").textContent = picture.plan ? `Cathedral · plan ${picture.plan}` : "Cathedral";
     const claimBySlot = new Map(choices("claim").map((c) => [c.slot, c]));
+    /** @type {Map<number, RedChoice[]>} */
     const buildBySlot = new Map();
     for (const c of choices().filter((c) => c.kind === "deliver" || c.kind === "ornament")) {
       if (!buildBySlot.has(c.slot)) buildBySlot.set(c.slot, []);
@@ -262,7 +316,11 @@ export function createBoard(root, { onMove, side = null }) {
             title: words + action,
             "aria-label": words + action,
             // a card that offers nothing now says what it is, for a touch screen has no hover
-            onclick: claim ? () => onMove(claim) : builds.length ? (event) => build(event.currentTarget, slot, builds) : (event) => explain(event.currentTarget, words),
+            onclick: claim
+              ? () => onMove(claim)
+              : builds.length
+                ? (event) => build(/** @type {HTMLElement} */ (event.currentTarget), slot, builds)
+                : (event) => explain(/** @type {HTMLElement} */ (event.currentTarget), words),
             "data-actions": [claim, ...builds].filter(Boolean).map((c) => c.action).join(" ") || null,
           },
           h("div", { class: "name" }, slot.name, " ", h("span", { class: "level" }, slot.level)),
@@ -290,7 +348,12 @@ export function createBoard(root, { onMove, side = null }) {
     );
   }
 
-  /** Building on a card: its one way at once, or the few ways next to the card. */
+  /**
+   * Building on a card: its one way at once, or the few ways next to the card.
+   * @param {HTMLElement} anchor the card
+   * @param {RedSlot} slot
+   * @param {RedChoice[]} builds
+   */
   function build(anchor, slot, builds) {
     closeMenu();
     if (builds.length === 1) {
@@ -317,7 +380,11 @@ export function createBoard(root, { onMove, side = null }) {
     menu.querySelector("button").focus();
   }
 
-  /** The words of a card, beside it. */
+  /**
+   * The words of a card, beside it.
+   * @param {HTMLElement} anchor the card
+   * @param {string} words
+   */
   function explain(anchor, words) {
     closeMenu();
     const rect = anchor.getBoundingClientRect();
@@ -332,11 +399,14 @@ export function createBoard(root, { onMove, side = null }) {
     menu = null;
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.key === "Escape") closeMenu();
   }
+  /** @param {PointerEvent} event */
   function onOutside(event) {
-    if (menu && !menu.contains(event.target) && !event.target.closest(".card")) closeMenu();
+    const target = /** @type {Element} */ (event.target);
+    if (menu && !menu.contains(target) && !target.closest(".card")) closeMenu();
   }
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onOutside);
@@ -417,6 +487,7 @@ export function createBoard(root, { onMove, side = null }) {
     decision.append(groups);
   }
 
+  /** @param {RedChoice} c */
   function label(c) {
     if (c.kind === "die") {
       return `${c.die} → ${c.space + 1}: up to ${c.take.up_to} ${c.take.resource}${c.extra ? ` (+${c.extra} paid)` : ""}`;
@@ -425,6 +496,10 @@ export function createBoard(root, { onMove, side = null }) {
   }
 
   return {
+    /**
+     * @param {RedPicture} next
+     * @param {ShowOptions} [opts]
+     */
     show(next, opts = {}) {
       picture = next;
       options = opts;
@@ -434,12 +509,15 @@ export function createBoard(root, { onMove, side = null }) {
       drawHoldings();
       drawDecision();
     },
-    /** Marks a hint's choice, and its die or card, on the table (null: none). */
+    /**
+     * Marks a hint's choice, and its die or card, on the table (null: none).
+     * @param {number | null} action
+     */
     showHint(action) {
       for (const el of document.querySelectorAll(".red-table .hinted, .decision .hinted")) el.classList.remove("hinted");
       if (action === null) return;
       for (const el of document.querySelectorAll(`.decision [data-action="${action}"], .market-svg [data-action="${action}"]`)) el.classList.add("hinted");
-      for (const el of document.querySelectorAll(".card[data-actions]")) {
+      for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".card[data-actions]"))) {
         if (el.dataset.actions.split(" ").includes(String(action))) el.classList.add("hinted");
       }
     },
