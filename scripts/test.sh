@@ -24,5 +24,5 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks research
 .venv/bin/python -m pytest "$@"

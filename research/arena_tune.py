@@ -9,11 +9,11 @@ in each seat in turn (alone against a full table of B with more than two players
 seed (the same dice where the game has chance), in parallel processes; classic pairs open with
 two random moves. Usage::
 
-    python benchmarks/arena_tune.py --game classic --games 20 --jobs 2 \\
+    python research/arena_tune.py --game classic --games 20 --jobs 2 \\
         --agent "alphabeta:seconds=0.5,width=8,root_width=24" --a risk=0.3 --b baseline
-    python benchmarks/arena_tune.py --game red --params players=2 --games 200 --jobs 2 \\
+    python research/arena_tune.py --game red --params players=2 --games 200 --jobs 2 \\
         --agent hard --a RACE_WEIGHT=0.7,RACE_SCALE=0.6
-    python benchmarks/arena_tune.py --game red --params players=4 --games 400 --jobs 2 \\
+    python research/arena_tune.py --game red --params players=4 --games 400 --jobs 2 \\
         --agent medium --a pairs
 
 Prints wins/draws/losses of variant A (a win: first place alone) with a 95% interval and A's

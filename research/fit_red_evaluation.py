@@ -18,9 +18,10 @@ race, progress x race and completed sections) and scores it on each quarter of t
 out of the fit in turn. ``pair_values`` is an ``evaluate`` built on it, which
 ``arena_tune.py --a pairs`` plays against the evaluation as it is. Usage::
 
-    python benchmarks/fit_red_evaluation.py benchmarks/reports/red2_max_plans_hard_100.json \\
-        benchmarks/reports/red2_max_rivals4_hard_100.json
-    python benchmarks/fit_red_evaluation.py --players 4 benchmarks/reports/ladder_red4_100.json
+    python research/fit_red_evaluation.py benchmarks/reports/ladder_red2_100.json
+    python research/fit_red_evaluation.py --players 4 benchmarks/reports/ladder_red4_100.json
+
+(a summary's records are read from ``benchmarks/cache``: see ``report_games``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import numpy as np
 
 import cathedral
 from cathedral.games.red import heuristic
+from report_games import report_with_records
 
 PACE = 24.0
 """A player's turns in a typical game (24.1 with 3 players, 23.6 with 4, in the ladders'
@@ -140,9 +142,7 @@ def main() -> None:
     game_of_row = []
     games = 0
     for path in args.reports:
-        with open(path) as f:
-            report = json.load(f)
-        for g in report["games"]:
+        for g in report_with_records(path)["games"]:
             record = g["record"]
             players = record["params"].get("players", 2)
             if args.players not in (None, players) or "random" in record["players"]:

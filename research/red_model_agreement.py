@@ -11,9 +11,9 @@ model thinks the other's pick costs (in ``evaluate()`` units for the mover), the
 they differed. A change that picks the same decision nearly everywhere cannot make ``max``
 much stronger, however it plays out. Usage::
 
-    python benchmarks/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
+    python research/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
         --positions 10 --passes 60 --change '{"horizon": 2}'
-    python benchmarks/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
+    python research/red_model_agreement.py benchmarks/reports/ladder_red4_100.json \\
         --positions 12 --passes 40 --change '{}' --evaluation pairs
 
 ``--evaluation pairs`` gives the changed model the pair model of ``fit_red_evaluation.py`` in
@@ -32,6 +32,7 @@ from cathedral.ai.budget import Budget
 from cathedral.games.red import heuristic
 from fit_red_evaluation import pair_values
 from red_decision_noise import positions
+from report_games import report_with_records
 
 
 def reference(state, passes: int, seed: int, change: dict,
@@ -72,8 +73,7 @@ def main() -> None:
     except (ValueError, TypeError) as error:
         parser.error(f"--change wants RolloutAgent arguments as a JSON object, "
                      f'like {{"rivals": 2}}: {error}')
-    with open(args.report, encoding="utf-8") as handle:
-        report = json.load(handle)
+    report = report_with_records(args.report)
     chosen = positions(report, args.positions, args.seed)
     differ = 0
     costs: tuple[list[float], list[float]] = ([], [])

@@ -9,7 +9,7 @@ units for the mover (an expected score is (value + 1) / 2). A setting that choos
 few rollouts has little to gain from more; one whose regret falls as its rollouts grow is
 limited by their noise. Usage::
 
-    python benchmarks/red_decision_noise.py benchmarks/reports/ladder_red4_100.json \\
+    python research/red_decision_noise.py benchmarks/reports/ladder_red4_100.json \\
         --positions 12 --passes 200
 """
 
@@ -24,6 +24,7 @@ import time
 import cathedral
 from cathedral.ai import RolloutAgent, load_agent
 from cathedral.ai.budget import Budget
+from report_games import report_with_records
 
 SETTINGS = {
     "hard": "hard",
@@ -58,8 +59,7 @@ def main() -> None:
                         help="the reference's rollouts of each legal decision")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    with open(args.report, encoding="utf-8") as handle:
-        report = json.load(handle)
+    report = report_with_records(args.report)
     chosen = positions(report, args.positions, args.seed)
     regrets: dict[str, list[float]] = {name: [] for name in SETTINGS}
     agree = dict.fromkeys(SETTINGS, 0)

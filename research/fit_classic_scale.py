@@ -5,10 +5,11 @@ say how often the side ahead goes on to win. The evaluation (``cathedral.games.c
 heuristic``) is ``tanh(margin / (scale + per_square * left))``, ``left`` the unplaced squares
 of both colours. This script collects positions with their final result, from depth-2
 self-play games (load-independent: depth budgets) and from the games of an arena or ladder
-report, and prints the log loss of the expected score for the current divisor, for the old
-fixed divisor 12 and for the best (scale, per_square) on a grid. Usage::
+report (their records read by ``report_games``), and prints the log loss of the expected
+score for the current divisor, for the old fixed divisor 12 and for the best (scale,
+per_square) on a grid. Usage::
 
-    python benchmarks/fit_classic_scale.py --games 600 --jobs 2 \\
+    python research/fit_classic_scale.py --games 600 --jobs 2 \\
         --report benchmarks/reports/ladder_classic_100.json
 """
 
@@ -28,6 +29,7 @@ from cathedral.core.contract import State
 from cathedral.games.classic import heuristic
 from cathedral.games.classic.pieces import DARK, LIGHT
 from cathedral.games.classic.rules import IN_HAND
+from report_games import report_with_records
 
 SELF_PLAY = "alphabeta:depth=2,width=8,root_width=24"
 
@@ -94,9 +96,8 @@ def main() -> None:
         report(f"{args.games} self-play games ({SELF_PLAY})",
                np.array([row for rows in games for row in rows]))
     for path in args.report:
-        with open(path) as f:
-            games = [g for g in json.load(f)["games"]
-                     if set(g["seats"]) <= set(args.seats.split(","))]
+        games = [g for g in report_with_records(path)["games"]
+                 if set(g["seats"]) <= set(args.seats.split(","))]
         rows = [row for g in games for row in positions(g["record"])]
         report(f"{len(games)} games of {path.rsplit('/', 1)[-1]}", np.array(rows))
 

@@ -5,9 +5,9 @@ A deterministic level replays the same game against a deterministic opponent, so
 found once wins every time; with ``variety`` (``alphabeta``'s near-best moves picked by the
 seed) the games part. Usage::
 
-    python benchmarks/variety.py --level "hard:iterations=4000,seconds=1000" \\
+    python research/variety.py --level "hard:iterations=4000,seconds=1000" \\
         --opponent medium --games 6 --jobs 2
-    python benchmarks/variety.py --level "hard:variety=0,iterations=4000,seconds=1000" ...
+    python research/variety.py --level "hard:variety=0,iterations=4000,seconds=1000" ...
 
 Prints a table: per game the level's seed, its colour, the first ply (counted from the
 start) where the game leaves game 0 of that colour, and the result; then how many distinct

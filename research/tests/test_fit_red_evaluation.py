@@ -1,35 +1,32 @@
-"""``benchmarks/fit_red_evaluation.py``: every pair of players at every turn's start is one
+"""``research/fit_red_evaluation.py``: every pair of players at every turn's start is one
 prediction, scored against who finished ahead, whatever the number of players."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import math
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import cathedral
+import fit_red_evaluation as fit
 from cathedral import Record
 from cathedral.games.red import heuristic
 from cathedral.testing import random_action
 
-FIT = Path(__file__).resolve().parents[3] / "benchmarks" / "fit_red_evaluation.py"
 
-
-def load_fit():
-    spec = importlib.util.spec_from_file_location("fit_under_test", FIT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def red4_in_play():
+    """A 4-player game at its first decision, the set-up's chance outcomes taken in order."""
+    state = cathedral.load("red", players=4).new_initial_state()
+    while state.current_player() < 0:
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
 
 
 def test_fit_rows_are_pairs_of_players_scored_by_who_finished_ahead():
-    fit = load_fit()
     game = cathedral.load("red", players=3, turn_cap=12)
     rng = random.Random(5)
     state = game.new_initial_state()
@@ -61,7 +58,6 @@ def test_fit_rows_are_pairs_of_players_scored_by_who_finished_ahead():
 
 
 def test_fit_pairs_recovers_the_weights_of_a_known_pair_model():
-    fit = load_fit()
     rng = np.random.default_rng(3)
     rows = 40_000
     lead = rng.normal(0, 8, rows)
@@ -79,12 +75,10 @@ def test_fit_pairs_recovers_the_weights_of_a_known_pair_model():
     assert fit.pair_log_loss(data, weights) < fit.pair_log_loss(data, np.zeros(4))
 
 
-def test_pair_values_are_the_mean_chance_of_finishing_ahead_of_each_rival(red4):
-    from red_positions import play
-
-    fit = load_fit()
-    state = red4
-    play(state, "claim T1.1", "tile down 1")  # player 0 ahead in the race, by a claimed card
+def test_pair_values_are_the_mean_chance_of_finishing_ahead_of_each_rival():
+    state = red4_in_play()
+    for move in ("claim T1.1", "tile down 1"):  # player 0 ahead in the race, by a claimed card
+        state.apply_action(state.string_to_action(move))
     state.turns = 48  # half way through a 4-player game
     for p, prestige in enumerate((0, 10, 20, 30)):
         state.pos[p] = state.track.gain_prestige(state.pos[p], prestige)

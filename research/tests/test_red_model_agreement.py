@@ -1,32 +1,17 @@
-"""``benchmarks/red_model_agreement.py``: two rollout models' picks on ``max``'s positions."""
+"""``research/red_model_agreement.py``: two rollout models' picks on ``max``'s positions."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
 import cathedral
+import red_model_agreement as script
 from cathedral import Record
 from cathedral.testing import random_action
-
-BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
-
-
-def load_script():
-    sys.path.insert(0, str(BENCHMARKS))  # the script imports red_decision_noise beside it
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "agreement_under_test", BENCHMARKS / "red_model_agreement.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
 
 
 def a_report(tmp_path: Path) -> Path:
@@ -43,7 +28,7 @@ def a_report(tmp_path: Path) -> Path:
     return path
 
 
-def run(script, monkeypatch, capsys, report: Path, change: str) -> str:
+def run(monkeypatch, capsys, report: Path, change: str) -> str:
     monkeypatch.setattr("sys.argv", ["red_model_agreement.py", str(report), "--positions", "2",
                                      "--passes", "2", "--change", change])
     script.main()
@@ -51,14 +36,12 @@ def run(script, monkeypatch, capsys, report: Path, change: str) -> str:
 
 
 def test_no_change_picks_the_same_decisions(tmp_path, monkeypatch, capsys):
-    script = load_script()
-    out = run(script, monkeypatch, capsys, a_report(tmp_path), "{}")
+    out = run(monkeypatch, capsys, a_report(tmp_path), "{}")
     assert out.count("): same: ") == 2
     assert "the picks differ in 0;" in out
 
 
 def test_the_reference_values_every_legal_decision(tmp_path):
-    script = load_script()
     report = json.loads(a_report(tmp_path).read_text())
     state = script.positions(report, 1, 0)[0]
     values, seconds = script.reference(state, 2, 0, {"horizon": 2})
@@ -66,7 +49,6 @@ def test_the_reference_values_every_legal_decision(tmp_path):
 
 
 def test_a_bad_change_is_a_clear_usage_error(tmp_path, monkeypatch, capsys):
-    script = load_script()
     report = a_report(tmp_path)
     for change in ('{"rival": 2}', "not json", '{"horizon": 0}'):
         monkeypatch.setattr("sys.argv", ["red_model_agreement.py", str(report),
