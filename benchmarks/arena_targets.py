@@ -7,7 +7,7 @@ Usage::
 
 Each run is a ``cathedral arena`` call (``cathedral.ai.arena.run_arena``); its summary goes to
 ``benchmarks/reports/<run>_<games>.json`` and the full report, every game's record with it, to
-``benchmarks/cache/`` (``cathedral.ai.ladder.save``). The issue's targets ask for 200 games
+``benchmarks/cache/`` (``cathedral.ai.ladder.save``). The targets ask for 200 games
 per pairing. On the 2-core reference machine with ``--jobs 2`` the classic ``hard`` run takes
 about 80 minutes, the allmer and red runs 8 to 30 minutes each. The spec names in a report
 say exactly what played (``hard:seconds=1`` would be the hard level with 1 s per move).

@@ -18,7 +18,7 @@ two random moves. Usage::
 
 Prints wins/draws/losses of variant A (a win: first place alone) with a 95% interval and A's
 mean return (1 first, -1 last; 0 is even) with its standard error. This is how classic's
-``heuristic.WEIGHTS`` were chosen (see the report of the final session for the runs).
+``heuristic.WEIGHTS`` were chosen.
 """
 
 from __future__ import annotations
