@@ -185,6 +185,9 @@ def test_the_folders_and_the_saved_ladder_must_be_there(tmp_path, monkeypatch, c
         cli.main(["ladder", "--table"])
     assert stop.value.code == 2
     assert "no folder benchmarks/reports here" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["ladder", "red2", "--table", "--reports", "missing"])
+    assert "--reports missing: no such folder" in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     with pytest.raises(SystemExit):
         cli.main(["ladder", "red2", "--table", "--reports", "empty"])

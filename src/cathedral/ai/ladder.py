@@ -413,9 +413,11 @@ def run_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
                              f"seats of {s} (each part turns every seat round)")
     reports = args.reports if args.reports is not None else REPORTS
     records = args.records if args.records is not None else RECORDS
-    if not reports.is_dir() and (args.reports is None or args.table or args.extend):
+    if not reports.is_dir() and args.reports is None:
         parser.error(f"no folder {reports} here: run from the repository's root or name "
                      "the summaries' folder with --reports DIR")
+    if not reports.is_dir() and (args.table or args.extend):
+        parser.error(f"--reports {reports}: no such folder")
     folders = {"reports": reports, "records": records}
     if args.table:
         paths = [path for path in (newest(s, reports) for s in settings) if path is not None]
