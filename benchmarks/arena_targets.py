@@ -1,12 +1,13 @@
-"""The arena runs behind the strength figures, one name each, reports under ``reports/``.
+"""The arena runs behind the strength figures, one name each, summaries under ``reports/``.
 
 Usage::
 
     python benchmarks/arena_targets.py RUN [--games N] [--jobs J]
     python benchmarks/arena_targets.py --list
 
-Each run is a ``cathedral arena`` call (``cathedral.ai.arena.run_arena``); the report goes to
-``benchmarks/reports/<run>_<games>.json`` and ``.csv``. The issue's targets ask for 200 games
+Each run is a ``cathedral arena`` call (``cathedral.ai.arena.run_arena``); its summary goes to
+``benchmarks/reports/<run>_<games>.json`` and the full report, every game's record with it, to
+``benchmarks/cache/`` (``cathedral.ai.ladder.save``). The targets ask for 200 games
 per pairing. On the 2-core reference machine with ``--jobs 2`` the classic ``hard`` run takes
 about 80 minutes, the allmer and red runs 8 to 30 minutes each. The spec names in a report
 say exactly what played (``hard:seconds=1`` would be the hard level with 1 s per move).
@@ -18,9 +19,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from cathedral.ai.arena import format_report, run_arena, write_report
+from cathedral.ai.arena import format_report, run_arena
+from cathedral.ai.ladder import save
 
 REPORTS = Path(__file__).parent / "reports"
+RECORDS = Path(__file__).parent / "cache"
 
 RUNS: dict[str, tuple[str, list[str], dict]] = {
     # target: medium beats random in >= 99%
@@ -61,9 +64,8 @@ def main() -> int:
     report = run_arena(game, agents, games=args.games, jobs=args.jobs, params=params,
                        seed=args.seed, quiet=False)
     print(format_report(report))
-    REPORTS.mkdir(exist_ok=True)
-    for path in write_report(report, str(REPORTS / f"{args.run}_{args.games}.json")):
-        print(f"wrote {path}")
+    path = save(report, f"{args.run}_{args.games}", REPORTS, RECORDS)
+    print(f"wrote {path} (the records: {RECORDS / path.name})")
     return 0
 
 

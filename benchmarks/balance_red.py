@@ -1,6 +1,7 @@
 """Balance check of The Red Cathedral's component set by self-play of the greedy player.
 
 Usage: ``python benchmarks/balance_red.py [--games N] [--components PATH] [--workers K]``
+(or ``python benchmarks/run.py balance ...``)
 
 Plays N seeded games per table size (2, 3, 4 players; chance sampled with the seed) with the
 greedy player in every seat and reports what "no seat, die colour or card type dominates"
@@ -8,49 +9,7 @@ needs: win rate by seat (95% interval), the share of market visits and the mean 
 colour, completions and recognition per material by card level, how often each influence
 card's actions are used when it is in play, and the mean final rank of players by the kind
 of workshop tile they put face up. The reconstruction's values were changed until nothing
-stood out; the last run is recorded at the bottom of this docstring.
-
-How the set was balanced (issue 4): first runs showed the greedy player farming the
-recognition market space (2 per die; late on the track a recognition point is a prestige
-point) and hoarding rubles (3 per die, +3 workshop tiles), with games running to the safety
-cap. The recognition tile went to 1 per die, the rubles tile to 2, recognition and ruble
-workshop tiles to 1-2; repeatable influence actions were restricted so that rubles can never
-become points in a loop. With those values greedy games end by a sixth completion. A second
-run showed players with a face-up recognition tile ranking well above fair and the merchants'
-M3 (1 material -> 2 rubles, repeatable) used 25-50 times a game: the 3+ recognition tile went
-to 1 and M3 to "2 same material -> 3 rubles".
-
-Last run (``--games 60``, reconstructed set, greedy in every seat):
-
-- 2 players: 53/60 games ended by a sixth completion (the rest at the cap), seats 48/52%
-  (± 13), white die 38% of market visits, own dice 23-24%, the neutral yellow and green 7-8%
-  (only white and one's own die can be pushed further: a rule, not a data effect); foundations
-  / middles / domes completed 78 / 69 / 71%, 1.0 / 1.4 / 2.0 recognition per material.
-- 3 players: 59/60 ended, seats 25 / 38 / 37% (± 12, fair 33), visits white 33%, red, blue,
-  yellow 19% each, green (nobody's) 10%; completed 77 / 67 / 66%; mean rank by face-up tile
-  kind 1.90-2.06 (fair 2.00).
-- 4 players: 60/60 ended, seats 22-28% (± 11, fair 25), white 35%, colours 15-17%;
-  completed 70 / 62 / 62%; mean rank by tile kind 2.25-2.61 (fair 2.50; recognition n=16).
-
-Rules version 2 (issue 13: the published two-player thirds, the sale of prestige at one moment
-of the turn, influence groups placed at random, the 80-space track with 40 prestige spaces),
-``--games 40 --workers 1``, 2026-12-01; no card value changed:
-
-- 2 players: 36/40 ended by a sixth completion, 54 rounds on average, winning score 70; seats
-  47.5 / 52.5% (± 15.5); white die 37% of market visits, own dice 23% each, yellow and green
-  8-9%; foundations / middles / domes completed 77 / 70 / 64%, 1.02 / 1.46 / 1.99 recognition
-  per material; mean rank by face-up tile kind 1.46-1.61 (fair 1.50; recognition n=2).
-- 3 players: 39/40 ended, 36 rounds, winning score 48.5; seats 47.5 / 20.0 / 32.5% (± 12-16,
-  fair 33: no seat outside its interval, the first seat's lead is the largest figure to watch);
-  white 37%, red, blue, yellow 17-19%, green 9%; completed 71 / 59 / 59%; rank by tile kind
-  1.98-2.12 (fair 2.00).
-- 4 players: 40/40 ended, 34 rounds, winning score 49; seats 17.5-30% (± 12-14, fair 25);
-  white 34%, colours 16-17%; completed 68 / 61 / 59%; rank by tile kind 2.51-2.60 (fair 2.50).
-
-The denser top of the track raised the winning scores (recognition past space 60 is a
-prestige point each). Dice and levels are where version 1 had them (domes completed 64-59%
-against 71-62%); the 3-player seats moved (version 1: 25 / 38 / 37%), within the intervals of
-40 games.
+stood out; ``benchmarks/RESULTS.md`` has the last run and how the values were reached.
 """
 
 from __future__ import annotations

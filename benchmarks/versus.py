@@ -19,8 +19,9 @@ then, from this worktree::
     python benchmarks/versus.py --old-python /work/old60133bf/.venv/bin/python \\
         --levels hard medium --games 100 --jobs 2
 
-Each level's games are saved as ``benchmarks/reports/versus_<game>_<level>_<commit>_<games>``
-(``.json``, the arena's report with every record, and ``.csv``); the table gives per level
+Each level's games are saved as ``versus_<game>_<level>_<commit>_<games>.json``: its summary
+in ``benchmarks/reports``, the full report with every record (and a CSV) in
+``benchmarks/cache`` (``cathedral.ai.ladder.save``); the table gives per level
 today's wins, draws and losses, its score with a 95% Wilson interval, the Elo difference with
 its 95% bootstrap interval (``cathedral.ai.ratings``), the total and mean margin with a 95%
 interval (normal, over colour-swapped pairs, the games of a pair sharing an opening), and
@@ -54,8 +55,8 @@ from cathedral.ai.arena import (
     format_report,
     schedule,
     summarise,
-    write_report,
 )
+from cathedral.ai.ladder import save
 from cathedral.ai.ratings import Z95
 from cathedral.bench import machine
 from cathedral.core.contract import CHANCE
@@ -65,6 +66,7 @@ from cathedral.core.registry import load
 
 BRIDGE = Path(__file__).with_name("bridge.py")
 REPORTS = Path(__file__).parent / "reports"
+RECORDS = Path(__file__).parent / "cache"
 
 
 class Bridge:
@@ -265,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         print(format_report(report), flush=True)
         if not args.no_save:
             safe = spec.replace(":", "_").replace(",", "_").replace("=", "")
-            path = REPORTS / f"versus_{args.game}_{safe}_{label}_{args.games}.json"
-            for written in write_report(report, str(path)):
-                print(f"wrote {written}")
+            path = save(report, f"versus_{args.game}_{safe}_{label}_{args.games}", REPORTS,
+                        RECORDS)
+            print(f"wrote {path} (the records: {RECORDS / path.name})")
     print(table(reports, label))
     return 0
 

@@ -26,7 +26,7 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks research
 if command -v npm >/dev/null 2>&1; then
     npm ci --no-audit --no-fund --prefer-offline --loglevel=error >/dev/null
     npx --no-install eslint

@@ -1,5 +1,5 @@
 """The ``cathedral`` command: play in the terminal, replay records, print rules, benchmark,
-run the arena.
+run the arena and the ladder of levels.
 
 Every game is reached through the registry and the contract; the flags of ``play`` are made
 from each game's declared parameters and seat names, so a new game needs no code here.
@@ -15,6 +15,7 @@ from pathlib import Path
 from cathedral import __version__
 from cathedral.ai import agent_names, load_agent
 from cathedral.ai import arena as arena_command
+from cathedral.ai import ladder as ladder_command
 from cathedral.core.contract import Game
 from cathedral.core.errors import CathedralError
 from cathedral.core.registry import game_class, games, load
@@ -268,6 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_play_parser(commands)
     arena_command.add_parser(commands)
+    ladder_command.add_parser(commands)
     add_serve_parser(commands)
     replay = commands.add_parser("replay", help="step through a game record")
     replay.add_argument("file", help="a record written by 'cathedral play' (JSON)")

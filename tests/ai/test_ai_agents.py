@@ -382,8 +382,8 @@ def test_rollout_halving_halves_the_candidates_on_equal_shares_of_the_budget(red
 
 
 def test_red_max_rolls_out_every_legal_decision_by_halving(red_decision):
-    # The heuristic's 8 best had missed the best decision in 6 of 48 positions of the
-    # ladder's games (benchmarks/RESULTS.md), so red's max tries them all.
+    # The heuristic's favourites can miss the best decision (benchmarks/RESULTS.md,
+    # History), so red's max tries them all.
     from cathedral.ai import load_agent
 
     state = red_decision(12)

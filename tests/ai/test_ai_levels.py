@@ -96,8 +96,7 @@ def test_classic_medium_looks_two_plies_ahead_and_hard_deepens_with_the_solver()
 
 
 def test_classic_levels_search_wider_from_medium_to_max():
-    # Width is what buys strength past depth 4: on hard's 5 s, 20 and 100 scored 72% against
-    # 14 and 60, which had scored 60% against hard's 10 and 40 (classic_hard_wider_30).
+    # Width, not depth, buys strength past depth 4 (benchmarks/RESULTS.md, History).
     game = cathedral.load("classic")
     medium, hard, top = (load_agent(level, game) for level in ("medium", "hard", "max"))
     assert medium.width < hard.width < top.width and top.width >= 20
@@ -108,8 +107,8 @@ def test_classic_levels_search_wider_from_medium_to_max():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_red_hard_rolls_out_more_candidates_on_more_dice_than_medium(players):
-    # With several rivals fewer candidates or fewer samples were no step over medium (4 on
-    # 2 samples: 4 of 19 games against three mediums); 8 on 8 won 11 of 20.
+    # With several rivals fewer candidates or fewer samples were no step over medium
+    # (benchmarks/RESULTS.md, History).
     game = cathedral.load("red", players=players)
     medium, hard = load_agent("medium", game), load_agent("hard", game)
     assert (medium.candidates, medium.budget.iterations) == (3, 3)
@@ -118,8 +117,8 @@ def test_red_hard_rolls_out_more_candidates_on_more_dice_than_medium(players):
 
 
 def test_red_four_player_levels_are_spaced_lower_under_the_same_max():
-    # With 4 players max stood only +86 Elo over the 8-candidate hard: medium and hard are
-    # set lower (2 and 4 candidates) so that each step fits under max.
+    # With 4 players max stood too little above the 8-candidate hard: medium and hard are set
+    # lower (2 and 4 candidates) so that each step fits under max (benchmarks/RESULTS.md).
     four, three = (cathedral.load("red", players=n) for n in (4, 3))
     medium, hard, top = (load_agent(level, four) for level in ("medium", "hard", "max"))
     assert (medium.candidates, medium.budget.iterations) == (2, 2)
@@ -130,8 +129,8 @@ def test_red_four_player_levels_are_spaced_lower_under_the_same_max():
 
 
 def test_allmer_four_player_max_thinks_ten_times_longer_than_hard():
-    # A ply of the paranoid search costs some 16 times the one before: max on 0.5 s won 5 of
-    # 16 games against hards on 0.2 s and 91 of 100 against hards on 0.05 s (the ladder).
+    # A ply of the paranoid search costs some 16 times the one before, so max needs a tenth of
+    # hard's time to be a ply deeper (benchmarks/RESULTS.md, History).
     game = cathedral.load("allmer", players=4)
     hard, top = load_agent("hard", game), load_agent("max", game)
     assert hard.name == top.name == "alphabeta"

@@ -1,4 +1,4 @@
-"""The server in process (FastAPI's TestClient on a SQLite file): web-api.md's contract.
+"""The server in process (FastAPI's TestClient on a SQLite file): server-api.md's contract.
 
 Creating tables, views, moves and their refusals in the contract's order, records, the
 WebSocket's views in ply order, computer moves in the worker pool and chance resolved by the

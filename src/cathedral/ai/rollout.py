@@ -11,12 +11,10 @@ for the mover, and a candidate's value is the mean over its rollouts. Rollouts o
 candidates share their random numbers (the *n*-th rollout of every candidate draws from the
 same seed), so candidates are compared on the same dice rather than on luck. The greedy
 players' tie-breaks draw from that stream too, so the dice fall alike only until two
-rollouts have made different numbers of decisions: in red positions 37% of the rolls came
-out the same (independent dice: 17%), and the variance of two candidates' difference was
-0.92 of unpaired rollouts'. With ``paired_dice`` chance draws from a stream of its own (the
-tie-breaks from another), so the *n*-th roll of every candidate's rollout is the same: 100%
-of the rolls, and 0.61 of the variance (17 positions of a 4-player game, 4 candidates,
-24 rollouts each).
+rollouts have made different numbers of decisions. With ``paired_dice`` chance draws from a
+stream of its own (the tie-breaks from another), so the *n*-th roll of every candidate's
+rollout is the same, which narrows the variance of two candidates' difference further
+(``benchmarks/RESULTS.md``, History: red's 4-player max).
 
 Rollouts go round-robin over the candidates in whole passes until the budget is spent (at
 least one pass, whose candidates left get a single greedy rollout each once a time limit

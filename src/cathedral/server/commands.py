@@ -2,7 +2,7 @@
 open seats, uploaded records, hints and pictures.
 
 Part of the ``Hub`` (a mixin, so that each job of the hub reads in a file of its own).
-Every command takes the table's lock, checks in web-api.md's order (401, 409, 403, 422),
+Every command takes the table's lock, checks in server-api.md's order (401, 409, 403, 422),
 makes its change durable first and only then live, and raises the domain errors of
 ``errors`` with one sentence each. ``asker`` is the client's address: whom a command's
 work is counted against in the workers' fair shares.

@@ -2,7 +2,7 @@
 id and the rate limits, each an ``Annotated[..., Depends(...)]`` a route names in its
 signature.
 
-The seat secret never refuses by itself: web-api.md checks a malformed body (400) before a
+The seat secret never refuses by itself: server-api.md checks a malformed body (400) before a
 missing secret (401), so ``Token`` only reads the header and the hub decides. Every
 dependency is ``async``: FastAPI runs a plain function in a thread, a hop that costs more
 than the work.

@@ -2,7 +2,7 @@
 
 A ``Table`` is rebuilt from the database's log (``storage``) and kept by the ``Hub``. It
 answers questions about itself (whose turn, which seat a secret opens, what a take-back
-returns to) and builds its views: the game view of web-api.md, once per change, and its
+returns to) and builds its views: the game view of server-api.md, once per change, and its
 record from the notation already stored with each ply (no replay).
 """
 

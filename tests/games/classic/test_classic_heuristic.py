@@ -97,7 +97,7 @@ def test_every_action_scores_as_if_placed_through_random_games(seed, opening):
 
 def test_a_lead_in_squares_counts_for_more_as_the_city_fills(play, monkeypatch):
     """The value is read as an expected score, so its divisor was fitted to game outcomes
-    (``benchmarks/fit_classic_scale.py``): four squares ahead hardly decide a game that has
+    (``research/fit_classic_scale.py``): four squares ahead hardly decide a game that has
     most of its buildings to place, and nearly always decide one with ten squares left."""
     state = play(CATHEDRAL)
     hands = {}

@@ -1,4 +1,4 @@
-"""Issue 13: The Red Cathedral closer to the published game, one test per rule on a concrete
+"""Rules version 2, The Red Cathedral closer to the published game: one test per rule on a concrete
 position: the two-player thirds, the halving ladder, the window for selling prestige, the
 score track, the influence layout as a chance outcome, and records of rules version 1.
 
@@ -360,7 +360,7 @@ def test_a_record_of_an_unknown_rules_version_is_refused_with_the_reason():
         record.final_state()
 
 
-# ----- issue 9 items of red -----------------------------------------------------------------------
+# ----- what red tells the player: errors, prompts, the rules text -------------------------------
 
 
 def test_tile_and_activate_errors_name_the_real_number_of_spaces(red2):

@@ -1,4 +1,4 @@
-"""One test per rule of The Red Cathedral (shared/spec/red.md), on concrete positions.
+"""One test per rule of The Red Cathedral (``cathedral rules red``), on concrete positions.
 
 Positions come from ``conftest.setup`` (a known table, see its docstring) adjusted through the
 state's fields; ``checked`` round-trips them through JSON, which re-validates conservation.

@@ -4,7 +4,7 @@ Owns three things and nothing else: a free loopback port, a throwaway PostgreSQL
 (Debian's binaries, run as the ``postgres`` user on a temporary data directory) and a real
 ``cathedral serve`` process (started, waited for on ``GET /healthz``, its output kept in a
 log file for failure messages, stopped with SIGTERM and then SIGKILL). No part of the server
-is imported: the tests see it only through web-api.md.
+is imported: the tests see it only through server-api.md.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import httpx
 #: server far faster than any person, all from 127.0.0.1); set by the caller.
 SERVE_ARGS_ENV = "CATHEDRAL_BLACKBOX_SERVE_ARGS"
 #: A Python script to run instead of ``python -m cathedral`` (the same ``serve --host --port
-#: --db`` arguments): the black-box tests hold any implementation of web-api.md to account.
+#: --db`` arguments): the black-box tests hold any implementation of server-api.md to account.
 SERVER_SCRIPT_ENV = "CATHEDRAL_BLACKBOX_SERVER"
 
 

@@ -1,4 +1,4 @@
-"""Bad requests against a real server: each refused with web-api.md's status and a
+"""Bad requests against a real server: each refused with server-api.md's status and a
 ``{"error": "..."}`` body, the game unchanged (its view and record read the same before and
 after). Also the order of the checks (400, 401, 409, 403, 422) with requests that break
 several rules at once, and bad create requests, a file path among them.
@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webapi import Api, Table, assert_error, play_to_end, state_of
 
-BIG = 70_000  # bytes; web-api.md's limit is 64 kB
+BIG = 70_000  # bytes; server-api.md's limit is 64 kB
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""A client of web-api.md and the checks every black-box test shares.
+"""A client of server-api.md and the checks every black-box test shares.
 
 Owns: the HTTP calls of the minimum contract (create, view, record, move), one connection
 per seat (each player is its own client with its own token), the check of every view
@@ -21,7 +21,7 @@ import httpx
 import cathedral
 from cathedral.core.contract import Game, State
 
-#: The fields web-api.md promises in every game view.
+#: The fields server-api.md promises in every game view.
 VIEW_FIELDS = (
     "id", "game", "params", "status", "ply", "current_player", "players", "seats", "state",
     "returns", "last_move",
@@ -64,7 +64,7 @@ def state_of(view: dict) -> State:
 
 
 def contract_part(view: dict) -> dict:
-    """The part of a view web-api.md defines (extra fields such as timestamps left out)."""
+    """The part of a view server-api.md defines (extra fields such as timestamps left out)."""
     return {key: view.get(key) for key in VIEW_FIELDS}
 
 
@@ -104,7 +104,7 @@ class Table:
 
 
 class Api:
-    """web-api.md over one HTTP connection pool."""
+    """server-api.md over one HTTP connection pool."""
 
     def __init__(self, base_url: str, *, token: str | None = None) -> None:
         self.base_url = base_url
@@ -234,7 +234,7 @@ class Replay:
             f"view at ply {ply} differs from the replayed record"
         )
         assert len(state.history()) == ply
-        assert view["current_player"] != -1, "web-api.md: current_player is never -1"
+        assert view["current_player"] != -1, "server-api.md: current_player is never -1"
         if state.is_terminal():
             assert view["status"] == "finished", view["status"]
             assert view["current_player"] == TERMINAL
