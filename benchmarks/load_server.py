@@ -112,6 +112,8 @@ async def person(
             raise
         if message.get("type") == "error":
             stats.refused.append(str(message))
+            if pending is not None:
+                sent.pop(pending[0], None)  # refused, so not in the record
             return False
         if message.get("type") != "view":
             continue
@@ -549,7 +551,8 @@ def main() -> None:
                         help="2: two server processes on one PostgreSQL database and a "
                         "redis-server (--redis), each table's players on different ones")
     parser.add_argument("--attack", action="store_true",
-                        help="the paced run again under attack from one address (limits on)")
+                        help="the paced run again under attack from one address; the server's "
+                        "rate limits are on for every run then, the flat-out one included")
     parser.add_argument("--burst", type=int, default=0, metavar="N",
                         help="time N games created at once (0: not measured)")
     parser.add_argument("--reads", type=int, default=0, metavar="N",
