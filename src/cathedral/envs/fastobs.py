@@ -14,47 +14,6 @@ import numpy as np
 
 from cathedral.core.contract import State
 
-_HALF_HANDS: dict[tuple[int, ...], np.ndarray] = {}
-"""A colour's hand (a count per building kind) -> the counts halved, as the observation holds
-them (a few thousand hands at most)."""
-
-
-def _half_hand(hand: list[int]) -> np.ndarray:
-    key = tuple(hand)
-    half = _HALF_HANDS.get(key)
-    if half is None:
-        half = _HALF_HANDS[key] = np.array(key, dtype=np.float32) * 0.5
-    return half
-
-
-def classic(state: State, player: int) -> np.ndarray:
-    """Classic's observation: five 10 x 10 planes unpacked from the masks in one go (each
-    mask padded to 104 bits, 13 bytes), then the halved hands and two flags."""
-    from cathedral.games.classic.rules import IN_HAND
-
-    position = state.position
-    me = player if player in (0, 1) else 0
-    them = 1 - me
-    masks = (
-        position.walls[me]
-        | position.walls[them] << 104
-        | position.cathedral << 208
-        | position.territory[me] << 312
-        | position.territory[them] << 416
-    )
-    bits = np.unpackbits(
-        np.frombuffer(masks.to_bytes(65, "little"), dtype=np.uint8), bitorder="little"
-    )
-    hands = len(position.hands[me])
-    out = np.empty(500 + 2 * hands + 2, dtype=np.float32)
-    out[:500].reshape(5, 100)[:] = bits.reshape(5, 104)[:, :100]
-    out[500 : 500 + hands] = _half_hand(position.hands[me])
-    out[500 + hands : 500 + 2 * hands] = _half_hand(position.hands[them])
-    out[-2] = position.cathedral_state == IN_HAND
-    out[-1] = position.to_move == me
-    return out
-
-
 _PLANE = 15 * 15
 _ALLMER: dict[tuple[int, str, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -111,5 +70,5 @@ def allmer(state: State, player: int) -> np.ndarray:
 
 _POINTS = np.arange(125, dtype=np.intp)
 
-FAST: dict[str, Callable[[State, int], np.ndarray]] = {"classic": classic, "allmer": allmer}
+FAST: dict[str, Callable[[State, int], np.ndarray]] = {"allmer": allmer}
 """Game name -> its fast observation helper."""

@@ -1,4 +1,5 @@
-"""The games, registered by name; each is imported only when first loaded.
+"""The games, registered by name with their presentation and evaluation (see
+``cathedral.core.hooks``); each is imported only when first used.
 
 The package is also the callable ``cathedral.games()`` (the registered names): the contract
 names that function after the package, and a plain function in its place would hide the
@@ -12,7 +13,12 @@ from cathedral.core.registry import games as _names
 from cathedral.core.registry import register
 
 register("allmer", "cathedral.games.allmer:AllmerGame")
-register("classic", "cathedral.games.classic:ClassicGame")
+register(
+    "classic",
+    "cathedral.games.classic.game:ClassicGame",
+    presentation="cathedral.games.classic.view:ClassicView",
+    evaluation="cathedral.games.classic.heuristic:ClassicEvaluation",
+)
 register("red", "cathedral.games.red:RedGame")
 
 

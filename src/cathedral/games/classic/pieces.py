@@ -1,4 +1,5 @@
-"""Squares, buildings and the table of every placement, built once at import.
+"""Squares, buildings and the table of every placement, built once at import (the leaf of
+the classic package: it imports nothing of it).
 
 The board is 10 × 10; a square is an int, file-major within each rank::
 
@@ -88,7 +89,10 @@ PLAYER_BUILDINGS = tuple(b for b in Building if b is not Building.CATHEDRAL)
 COPIES = {b: 2 if b in (Building.TAVERN, Building.STABLE, Building.INN) else 1
           for b in PLAYER_BUILDINGS}
 
-# Shapes drawn top row first (classic.md, Pieces). Light's and Dark's Abbey and Academy are
+# The Cathedral: in Light's hand, on the board, or gone for good (captured).
+IN_HAND, ON_BOARD, GONE = 0, 1, 2
+
+# Shapes drawn top row first (rules.md, The pieces). Light's and Dark's Abbey and Academy are
 # mirror images of each other.
 _SHAPES = {
     Building.TAVERN: ("#",),
