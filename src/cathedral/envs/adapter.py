@@ -136,10 +136,9 @@ def _engine_observation(state: State, player: int) -> np.ndarray:
 
 
 def observation_function(game: Game) -> ObservationFn:
-    """Returns the fastest function equal to ``state.observation_tensor(player)``."""
-    from cathedral.envs import fastobs
-
-    return fastobs.FAST.get(game.name, _engine_observation)
+    """Returns the function equal to ``state.observation_tensor(player)`` (each engine's own
+    observation code is its fast path)."""
+    return _engine_observation
 
 
 # ----- rendering ----------------------------------------------------------------------------

@@ -12,7 +12,12 @@ import types
 from cathedral.core.registry import games as _names
 from cathedral.core.registry import register
 
-register("allmer", "cathedral.games.allmer:AllmerGame")
+register(
+    "allmer",
+    "cathedral.games.allmer.game:AllmerGame",
+    presentation="cathedral.games.allmer.view:AllmerView",
+    evaluation="cathedral.games.allmer.heuristic:AllmerEvaluation",
+)
 register(
     "classic",
     "cathedral.games.classic.game:ClassicGame",
