@@ -24,7 +24,12 @@ register(
     presentation="cathedral.games.classic.view:ClassicView",
     evaluation="cathedral.games.classic.heuristic:ClassicEvaluation",
 )
-register("red", "cathedral.games.red:RedGame")
+register(
+    "red",
+    "cathedral.games.red.game:RedGame",
+    presentation="cathedral.games.red.view:RedView",
+    evaluation="cathedral.games.red.heuristic:RedEvaluation",
+)
 
 
 class _GamesPackage(types.ModuleType):

@@ -16,7 +16,10 @@ from cathedral.games.red.components import (
     check_components_param,
     load_components,
 )
+from cathedral.games.red.observation import observation_size
 from cathedral.games.red.scoring import Track
+from cathedral.games.red.serialize import state_from_dict
+from cathedral.games.red.state import RedState
 
 SEATS = ("Red", "Blue", "Yellow", "Green")
 
@@ -125,8 +128,6 @@ class RedGame(Game):
         return A.NUM_ACTIONS
 
     def observation_shape(self) -> tuple[int, ...]:
-        from cathedral.games.red.observation import observation_size
-
         return (observation_size(),)
 
     def plan_slots(self, plan: int) -> tuple[int, ...]:
@@ -184,14 +185,10 @@ class RedGame(Game):
         rubles = turns * gain + n * c.track_start
         return setup + turns * decisions + rubles
 
-    def new_initial_state(self):
-        from cathedral.games.red.state import RedState
-
+    def new_initial_state(self) -> RedState:
         return RedState(self)
 
-    def _state_from_dict(self, data: dict):
-        from cathedral.games.red.state import state_from_dict
-
+    def _state_from_dict(self, data: dict) -> RedState:
         return state_from_dict(self, data)
 
     def rules_text(self) -> str:

@@ -30,7 +30,7 @@ import numpy as np
 
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import MAX_WORKSHOP_SPACES
-from cathedral.games.red.state import PLAY
+from cathedral.games.red.phases import PLAY
 
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState

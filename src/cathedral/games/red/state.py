@@ -23,42 +23,53 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cathedral.core.contract import CHANCE, TERMINAL, State, check_history, ranked_returns
-from cathedral.core.errors import StateError
+from cathedral.core.contract import CHANCE, TERMINAL, State, ranked_returns
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import (
     GROUPS,
     LEVELS,
     MAX_HEIGHT,
-    MAX_WORKSHOP_SPACES,
     ORNAMENT_MATERIAL,
     PRESTIGE,
     RECOGNITION,
     RUBLES,
+)
+from cathedral.games.red.notation import action_to_string, string_to_action
+from cathedral.games.red.observation import observe
+from cathedral.games.red.phases import (
+    AFTER,
+    BUILD,
+    CLAIMED,
+    MARKET,
+    NOT_SOLD,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    S_CARDS,
+    S_DICE,
+    S_INFLUENCE,
+    S_PLAN,
+    S_TILES,
+    S_WTILES,
+    SELLING,
+    SOLD,
+    STAGE_NAMES,
+    START,
+    W,
 )
 from cathedral.games.red.scoring import tie_break_key, tower_points
 
 if TYPE_CHECKING:
     from cathedral.games.red.game import RedGame
 
-# stages
-S_TILES, S_INFLUENCE, S_PLAN, S_CARDS, S_WTILES, S_DICE, PLAY, OVER = range(8)
-STAGE_NAMES = ("tiles", "influence", "plan", "cards", "workshop", "dice", "play", "over")
-# phases of a turn
-START, CLAIMED, BUILD, MARKET, AFTER = range(5)
-PHASE_NAMES = ("start", "claimed", "build", "market", "after")
-# the sale of prestige for rubles in this turn: none yet, selling now (the last decision was a
-# sale), over (a sale was followed by another decision: with rubles_timing=one_moment no more)
-NOT_SOLD, SELLING, SOLD = range(3)
-W = MAX_WORKSHOP_SPACES
 SLOTS = A.SLOTS
 
-_LIST_FIELDS = (
+LIST_FIELDS = (
     "market", "infl", "slot_card", "slot_tile", "owner", "built", "need", "orn", "orn_gems",
     "dice_space", "dice_pips", "supply", "inv", "rubles", "pos", "bin", "bout", "ws_tile",
     "ws_up", "orn_avail", "orn_placed", "completed", "rolls", "final",
 )
-_INT_FIELDS = (
+INT_FIELDS = (
     "stage", "step", "plan", "cur", "phase", "rerolled", "dleft", "mspace", "mdie", "took",
     "infl_act", "infl_count", "activated", "claim_slot", "resume", "turns", "trigger",
     "last_left", "sold",
@@ -740,197 +751,79 @@ class RedState(State):
         other = RedState.__new__(RedState)
         d = other.__dict__
         d.update(self.__dict__)
-        for name in _LIST_FIELDS:
+        for name in LIST_FIELDS:
             d[name] = d[name][:]
         d["_history"] = d["_history"][:]
         return other
 
     def position_key(self) -> tuple:
         # Every field but the history, nested lists frozen into tuples: far cheaper than JSON.
-        return tuple(_freeze(getattr(self, name)) for name in _LIST_FIELDS) + tuple(
-            getattr(self, name) for name in _INT_FIELDS
+        return tuple(_freeze(getattr(self, name)) for name in LIST_FIELDS) + tuple(
+            getattr(self, name) for name in INT_FIELDS
         )
 
     def _to_dict(self) -> dict:
-        data = {name: getattr(self, name) for name in _LIST_FIELDS}
-        data.update({name: getattr(self, name) for name in _INT_FIELDS})
+        data = {name: getattr(self, name) for name in LIST_FIELDS}
+        data.update({name: getattr(self, name) for name in INT_FIELDS})
         data["layout"] = [GROUPS[g] if g >= 0 else None for g in self.layout()]
         data["history"] = list(self._history)
         return data
 
     def _action_to_string(self, action: int) -> str:
-        from cathedral.games.red.notation import action_to_string
-
         return action_to_string(self, action)
 
     def _string_to_action(self, text: str) -> int:
-        from cathedral.games.red.notation import string_to_action
-
         return string_to_action(self, text)
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
-        from cathedral.games.red.observation import observe
-
         return observe(self, self.cur if player is None else player)
 
-    def __str__(self) -> str:
-        from cathedral.games.red.render import render_text
-
-        return render_text(self, color=False)
-
-    def render(self, *, color: bool = False, width: int | None = None,
-               height: int | None = None) -> str:
-        if width is None:
-            from cathedral.games.red.render import render_text
-
-            return render_text(self, color=color)
-        from cathedral.games.red.screen import screen
-
-        return screen(self, color=color, width=width, height=height)
-
-    def picture(self) -> dict:
-        from cathedral.games.red.picture import picture
-
-        return picture(self)
-
-    def describe_action(self, action: int) -> str:
-        from cathedral.games.red.narrate import describe
-
-        return describe(self, action)
-
     def skipped_after(self, action: int) -> list[int]:
-        from cathedral.games.red.narrate import skipped
-
-        return skipped(self, action)
+        mover = self.current_player()
+        if mover < 0:
+            return []
+        after = self.clone()
+        after._apply_action(action)
+        return passed_over(self, after, mover)
 
     def turn_starts(self) -> bool:
         return self.stage == PLAY and self.phase == START
 
-    def prompt_hint(self) -> str:
-        from cathedral.games.red.render import prompt_hint
 
-        return prompt_hint(self)
-
-    def evaluate(self) -> list[float]:
-        from cathedral.games.red.heuristic import evaluate
-
-        return evaluate(self)
-
-    def action_heuristics(self) -> list[tuple[int, float]]:
-        from cathedral.games.red.heuristic import action_heuristics
-
-        return action_heuristics(self)
+def passed_over(state: RedState, after: RedState, mover: int) -> list[int]:
+    """The players between ``mover`` and the next to move in ``after`` when the turn passes:
+    they are skipped."""
+    if after.is_terminal() or after.cur == mover:
+        return []
+    out = []
+    expected = (mover + 1) % state.n
+    while expected != after.cur:
+        out.append(expected)
+        expected = (expected + 1) % state.n
+    return out
 
 
-def state_from_dict(game: RedGame, data: dict) -> RedState:
-    """Rebuilds a state from ``_to_dict`` output, checking every field and the invariants.
-
-    Raises:
-        StateError: "corrupt state: ..." naming the field and what was expected.
-    """
-    c, n = game.components, game.num_players
-
-    def bad(msg: str) -> StateError:
-        return StateError(f"corrupt state: {msg}")
-
-    if not isinstance(data, dict):
-        raise bad("expected an object")
-    lengths = {
-        "market": 8, "infl": 4, "slot_card": SLOTS, "slot_tile": SLOTS, "owner": SLOTS,
-        "built": SLOTS, "need": SLOTS * 6, "orn": SLOTS, "orn_gems": SLOTS, "dice_space": 5,
-        "dice_pips": 5, "supply": 6, "inv": n * 6, "rubles": n, "pos": n, "bin": n, "bout": n,
-        "ws_tile": n * W, "ws_up": n * W, "orn_avail": n * 3, "orn_placed": n, "completed": n,
-    }
-    state = RedState(game, _blank=True)
-    for name in _LIST_FIELDS:
-        value = data.get(name)
-        if not isinstance(value, list) or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in value
-        ):
-            raise bad(f"field {name!r} must be a list of integers, got {value!r:.60}")
-        if name in lengths and len(value) != lengths[name]:
-            raise bad(f"field {name!r} has {len(value)} entries, expected {lengths[name]}")
-        setattr(state, name, list(value))
-    for name in _INT_FIELDS:
-        value = data.get(name)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise bad(f"field {name!r} must be an integer, got {value!r}")
-        setattr(state, name, value)
-    state._history = check_history(data, game)
-    if not 0 <= state.stage <= OVER:
-        raise bad(f"stage {state.stage} out of range 0..{OVER}")
-    if not 0 <= state.cur < n:
-        raise bad(f"player to move {state.cur} out of range 0..{n - 1}")
-    if not 0 <= state.phase < len(PHASE_NAMES):
-        raise bad(f"phase {state.phase} out of range")
-    if not -1 <= state.plan < len(c.plan_ids) or (
-        state.plan >= 0 and c.plan_players[state.plan] != n
-    ):
-        raise bad(f"plan {state.plan} is not a plan for {n} players")
-    if state.stage > S_PLAN and state.plan < 0:
-        raise bad("no building plan after the plan was drawn")
-    state._set_plan(state.plan)
-    for name, hi in (("market", 7), ("infl", 11), ("slot_card", 39), ("slot_tile", 27),
-                     ("owner", n - 1), ("orn", n - 1), ("rolls", 4), ("dice_space", 7)):
-        for x in getattr(state, name):
-            if not -1 <= x <= hi:
-                raise bad(f"field {name!r} holds {x}, expected -1..{hi}")
-    if state.sold < 0:
-        raise bad(f"field 'sold' is {state.sold}, expected 0..{SOLD}")
-    layout = state.layout()
-    placed = [g for g in layout if g >= 0]
-    if len(placed) != len(set(placed)):
-        raise bad(f"field 'infl' puts two cards of one influence group on the market: "
-                  f"{state.infl}")
-    if not game.random_layout and any(g not in (-1, q) for q, g in enumerate(layout)):
-        raise bad("with influence_layout=fixed, quadrant q holds a card of group q")
-    names = [GROUPS[g] if g >= 0 else None for g in layout]
-    if data.get("layout", names) != names:
-        raise bad(f"field 'layout' is {data.get('layout')!r:.80}, the influence cards on the "
-                  f"quadrants say {names}")
-    tiles = len(c.workshop_ids)
-    for x in state.ws_tile:
-        if not -1 <= x < tiles:
-            raise bad(f"field 'ws_tile' holds {x}, expected -1..{tiles - 1}")
-    for name, hi in (("mspace", 7), ("mdie", 4), ("claim_slot", SLOTS - 1), ("trigger", n - 1),
-                     ("infl_act", 1), ("resume", len(PHASE_NAMES) - 1), ("sold", SOLD)):
-        if not -1 <= getattr(state, name) <= hi:
-            raise bad(f"field {name!r} is {getattr(state, name)}, expected -1..{hi}")
-    for name in ("supply", "inv", "rubles", "pos", "bin", "bout", "need", "orn_avail",
-                 "orn_placed", "completed", "built", "ws_up", "orn_gems", "dice_pips"):
-        if any(x < 0 for x in getattr(state, name)):
-            raise bad(f"field {name!r} holds a negative number")
-    if state.stage >= PLAY:
-        # conservation: supply + inventories + materials waiting on unfinished cards
-        for m in range(6):
-            held = sum(state.inv[p * 6 + m] for p in range(n))
-            placed = sum(
-                c.card_cost[state.slot_card[s]][m] - state.need[s * 6 + m]
-                for s in state.slots if not state.built[s]
-            )
-            if state.supply[m] + held + placed != c.supply[m]:
-                raise bad(
-                    f"{c_material(m)}: supply {state.supply[m]} + held {held} + placed "
-                    f"{placed} != {c.supply[m]}"
-                )
-        for p in range(n):
-            banners = state.bin[p] + state.bout[p] + sum(
-                1 for s in state.slots if state.owner[s] == p
-            )
-            if banners != c.banners:
-                raise bad(f"{game.player_names()[p]} has {banners} banners, expected "
-                          f"{c.banners}")
-            if state.free_slots(p) < 0:
-                raise bad(f"{game.player_names()[p]}'s inventory holds more than its slots")
-    if state.stage == OVER and len(state.final) != n:
-        raise bad(f"finished game with {len(state.final)} final scores, expected {n}")
-    return state
-
-
-def c_material(m: int) -> str:
-    from cathedral.games.red.components import MATERIALS
-
-    return MATERIALS[m]
-
-
-__all__ = ["LEVELS", "RedState", "state_from_dict"]
+__all__ = [
+    "AFTER",
+    "BUILD",
+    "CLAIMED",
+    "LEVELS",
+    "MARKET",
+    "NOT_SOLD",
+    "OVER",
+    "PHASE_NAMES",
+    "PLAY",
+    "SELLING",
+    "SOLD",
+    "STAGE_NAMES",
+    "START",
+    "S_CARDS",
+    "S_DICE",
+    "S_INFLUENCE",
+    "S_PLAN",
+    "S_TILES",
+    "S_WTILES",
+    "RedState",
+    "W",
+    "passed_over",
+]
