@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything the tests need into .venv (on a fresh clone too), then runs ruff and the
+# Installs everything the tests need into .venv (on a fresh clone too), then runs ruff, the
+# architecture's import contracts (lint-imports, [tool.importlinter] in pyproject.toml) and the
 # whole test suite. Extra arguments go to pytest.
 #
 # The tests start real services themselves (PostgreSQL, a browser) on temporary directories
@@ -25,4 +26,5 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/ruff check src tests benchmarks
+.venv/bin/lint-imports
 .venv/bin/python -m pytest "$@"
