@@ -30,10 +30,10 @@ from cathedral.games.red.components import (
     LEVELS,
     MAX_HEIGHT,
     ORNAMENT_MATERIAL,
-    PRESTIGE,
     RECOGNITION,
     RUBLES,
 )
+from cathedral.games.red.movegen import build_actions, legal_actions, market_actions
 from cathedral.games.red.notation import action_to_string, string_to_action
 from cathedral.games.red.observation import observe
 from cathedral.games.red.phases import (
@@ -241,7 +241,7 @@ class RedState(State):
         self.rubles[p] += 2 * sales
         try:
             scratch: list[int] = []
-            self._market_actions(p, scratch)
+            market_actions(self, p, scratch)
         finally:
             self.rubles[p] -= 2 * sales
         return any(A.INFLUENCE <= a < A.ACTIVATE for a in scratch)
@@ -253,93 +253,7 @@ class RedState(State):
                 - inv[b + 3] - inv[b + 4] - inv[b + 5])
 
     def _legal_actions(self) -> list[int]:
-        p = self.cur
-        phase = self.phase
-        out: list[int] = []
-        if phase == START:
-            self._claim_actions(p, out)
-            self._build_actions(p, 3, out)
-            self._die_actions(p, out)
-        elif phase == CLAIMED:
-            self._tile_actions(p, out)
-        elif phase == BUILD:
-            self._build_actions(p, self.dleft, out)
-            out.append(A.DONE)
-        elif phase == MARKET:
-            self._market_actions(p, out)
-            out.append(A.DONE)
-        else:
-            out.append(A.DONE)
-        if self.track.prev_space(self.pos[p]) >= 0:
-            if self.can_sell(p):
-                out.append(A.RUBLES)
-            if not self.rerolled:
-                spaces = set(self.dice_space)
-                out.extend(A.REROLL + s for s in sorted(spaces))
-        out.sort()
-        return out
-
-    def _claim_actions(self, p: int, out: list[int]) -> None:
-        if self.bin[p] + self.bout[p] == 0:
-            return
-        owner = self.owner
-        for s in self.slots:
-            if owner[s] < 0 and (s % MAX_HEIGHT == 0 or owner[s - 1] >= 0):
-                out.append(A.CLAIM + s)
-
-    def _build_actions(self, p: int, left: int, out: list[int]) -> None:
-        if left <= 0:
-            return
-        inv, need, owner, built = self.inv, self.need, self.owner, self.built
-        b = p * 6
-        mine = [m for m in range(6) if inv[b + m]]
-        if not mine:
-            return
-        orn, avail = self.orn, self.orn_avail
-        card_level = self.c.card_level
-        slot_card = self.slot_card
-        green, purple = inv[b + 4], inv[b + 5]
-        for s in self.slots:
-            if built[s]:
-                if orn[s] >= 0:
-                    continue
-                kind = card_level[slot_card[s]]
-                if not avail[p * 3 + kind] or not inv[b + ORNAMENT_MATERIAL[kind]]:
-                    continue
-                base = A.ORNAMENT + s * 6
-                for g, (ng, npu) in enumerate(A.GEM_SETS):
-                    if 1 + ng + npu <= left and ng <= green and npu <= purple:
-                        out.append(base + g)
-            elif owner[s] == p:
-                k = s * 6
-                for m in mine:
-                    if need[k + m]:
-                        out.append(A.DELIVER + k + m)
-
-    def _die_actions(self, p: int, out: list[int]) -> None:
-        space, pips = self.dice_space, self.dice_pips
-        count = [0] * 8
-        for sp in space:
-            count[sp] += 1
-        own = p + 1
-        rubles = self.rubles[p]
-        for d in range(5):
-            sp = space[d]
-            top = min(7, rubles) if d == 0 or d == own else 0
-            base = sp + pips[d]
-            for k in range(top + 1):
-                dest = (base + k) & 7
-                if count[dest] - (dest == sp) < 3:
-                    out.append(A.DIE + d * 8 + k)
-
-    def _tile_actions(self, p: int, out: list[int]) -> None:
-        costs = self.game.board_cost
-        rubles = self.rubles[p]
-        for k in range(len(costs)):
-            if self.ws_tile[p * W + k] < 0:
-                out.append(A.TILE + 2 * k)
-                if rubles >= costs[k]:
-                    out.append(A.TILE + 2 * k + 1)
+        return legal_actions(self)
 
     def take_limit(self, p: int) -> int:
         """Returns the most the market take may give now (0 when nothing)."""
@@ -350,53 +264,6 @@ class RedState(State):
         if r < 6:
             amount = min(amount, self.supply[r], self.free_slots(p))
         return amount
-
-    def _market_actions(self, p: int, out: list[int]) -> None:
-        if not self.took:
-            for k in range(self.take_limit(p)):
-                out.append(A.TAKE + k)
-        card = self.infl[self.mspace >> 1]
-        for i, act in enumerate(self.c.influence_actions[card]):
-            if self.infl_act not in (-1, i) or (act.lightning and self.infl_count):
-                continue
-            if act.choice:
-                for m in range(6):
-                    if self._influence_ok(p, act, m):
-                        out.append(A.INFLUENCE + i * 7 + 1 + m)
-            elif self._influence_ok(p, act, -1):
-                out.append(A.INFLUENCE + i * 7)
-        if not self.activated:
-            dice = self.game.board_die
-            for k in range(len(dice)):
-                if dice[k] == self.mdie and self.ws_up[p * W + k]:
-                    out.append(A.ACTIVATE + k)
-
-    def _influence_ok(self, p: int, act, m: int) -> bool:
-        """Whether influence action ``act`` (with chosen material ``m``) can be paid and
-        would give something (a payment for nothing is never offered)."""
-        inv, b = self.inv, p * 6
-        pay, gain = act.pay, act.gain
-        if pay[RUBLES] > self.rubles[p]:
-            return False
-        paid = 0
-        for i in range(6):
-            if pay[i]:
-                if inv[b + i] < pay[i] + (act.choice_n if act.choice == "pay" and m == i else 0):
-                    return False
-                paid += pay[i]
-        if act.choice == "pay":
-            if inv[b + m] < act.choice_n or gain[m]:
-                return False
-            paid += act.choice_n
-        if gain[RUBLES] or gain[RECOGNITION] or gain[PRESTIGE]:
-            return True
-        room = self.free_slots(p) + paid
-        if room <= 0:
-            return False
-        supply = self.supply
-        if act.choice == "gain" and supply[m] + (pay[m] if m >= 0 else 0) > 0:
-            return True
-        return any(gain[i] and supply[i] + pay[i] > 0 for i in range(6))
 
     def _is_legal(self, action: int) -> bool:
         return action in self._legal_actions()
@@ -529,12 +396,12 @@ class RedState(State):
         p = self.cur
         if self.phase == BUILD:
             scratch: list[int] = []
-            self._build_actions(p, self.dleft, scratch)
+            build_actions(self, p, self.dleft, scratch)
             if not scratch:
                 self.phase = AFTER
         elif self.phase == MARKET:
             scratch = []
-            self._market_actions(p, scratch)
+            market_actions(self, p, scratch)
             if not scratch and not self._sale_opens_influence(p):
                 self._start_rolls(self.mspace, AFTER)
                 return

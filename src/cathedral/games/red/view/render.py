@@ -22,6 +22,7 @@ from cathedral.games.red.components import (
     ORNAMENTS,
     RESOURCES,
 )
+from cathedral.games.red.movegen import claim_actions
 from cathedral.games.red.notation import GEM_WORDS
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def render_text(state: RedState, *, color: bool = False) -> str:
                      f"* claimable; penalties a completion would cause in [])")
         claimable = set()
         if cur >= 0 and state.phase == P.START:
-            state._claim_actions(state.cur, out := [])
+            claim_actions(state, state.cur, out := [])
             claimable = {a - A.CLAIM for a in out}
         for t, height in enumerate(state.heights()):
             for h in range(height):

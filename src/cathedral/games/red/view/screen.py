@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from cathedral.games.red import actions as A
 from cathedral.games.red import phases as P
 from cathedral.games.red.components import DICE, GROUPS, LEVELS, MAX_HEIGHT, ORNAMENTS, RESOURCES
+from cathedral.games.red.movegen import claim_actions
 from cathedral.games.red.view.render import (
     ANSI,
     RESET,
@@ -261,7 +262,7 @@ def _cards(state: RedState, me: int, claims: bool, who) -> list[str]:
     claimable: set[int] = set()
     if claims:
         out: list[int] = []
-        state._claim_actions(me, out)
+        claim_actions(state, me, out)
         claimable = {a - A.CLAIM for a in out}
     lines = []
     built = []
