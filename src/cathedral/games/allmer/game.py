@@ -109,8 +109,7 @@ class AllmerGame(Game):
     def max_game_length(self) -> int:
         if not self.turn_limit:
             return UNBOUNDED
-        # A turn is one walk, or a chain whose every step converts at least one enemy stone
-        # (enemies hold at most all stones but the mover's 4) and may end with stop.
+        # A turn: one walk, or a chain converting 1+ enemy stone a step, then stop.
         per_turn = 15 * self.num_players - MIN_ALIVE + 1
         return self.turn_limit * per_turn
 

@@ -164,8 +164,7 @@ class AllmerState(State):
         self.turns = 0
         self.quiet = 0
         self.eliminated: tuple[int, ...] = ()
-        # each player's last step as origin << 8 | landing (-1: none yet), so a player can
-        # tell a step that walks the same stone straight back
+        # Each player's last step (origin << 8 | landing, -1: none), to tell a step back.
         self.last_steps: tuple[int, ...] = (-1,) * n
         self.zhash = board_hash(board)
         self.seen: dict[int, int] = {self.zhash ^ ZOBRIST_TO_MOVE[0]: 1}

@@ -55,9 +55,7 @@ class ClassicGame(Game):
         return (OBSERVATION_SIZE,)
 
     def max_game_length(self) -> int:
-        # Every placement puts 1+ squares on a 100-square board and a capture frees at most
-        # what it removes, so the bound is loose; but a capture needs a new wall piece, and
-        # each colour has only 14 buildings, 47 squares: 100 placements is far above any game.
+        # Loose: 14 buildings a colour, and each capture needs another building placed.
         return 200
 
     def new_initial_state(self) -> ClassicState:

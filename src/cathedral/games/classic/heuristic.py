@@ -4,7 +4,7 @@
 score the ``greedy`` player maximises: squares placed, territory gained, opponent buildings
 captured, and opponent placements taken away. Searches order their moves by it at every node,
 so it is their hot path: the placements that settle nothing (most of them) are scored without
-being placed, five times faster overall (see ``quiet``).
+being placed (see ``quiet``; the speed-up is in benchmarks/RESULTS.md).
 
 The evaluation is a margin in squares, Light minus Dark, of weighted features per colour:
 
@@ -62,8 +62,7 @@ WEIGHTS = {
     "dead": 1.0,  # per square of a building in hand that fits nowhere any more
     "risk": 0.0,  # per square of a building that fits only in open space
     "mobility": 0.0,  # per unit of log(legal placements)
-    # The margin is divided by scale + per_square x (unplaced squares of both) before tanh,
-    # so a lead counts for more as the city fills (see "The value's scale" in the docstring).
+    # A lead counts for more as the city fills ("The value's scale" in the docstring).
     "scale": 1.0,
     "per_square": 0.15,
 }

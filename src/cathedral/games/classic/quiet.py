@@ -3,8 +3,8 @@ them.
 
 Most placements settle nothing: no region is closed, nothing captured. Their one-ply score
 needs no copy of the position, only how many of the opponent's placements they overlap, so
-``action_scores`` finds them first and places only the rest (a tenth to a sixth of them in
-the middle game of greedy games). A placement P of ``colour`` is quiet when the region R of
+``action_scores`` finds them first and places only the rest (how many, in
+benchmarks/RESULTS.md). A placement P of ``colour`` is quiet when the region R of
 squares not walled by ``colour`` that holds it (8-connected, as in
 ``Position.settle_territory``) holds at least two opponent buildings (the Cathedral counting as
 one) and R - P is still one region: then the rule's only region to examine is R - P, which
@@ -106,8 +106,7 @@ def is_quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndar
             weak |= region
     placements = (PLACEMENT_LOW, PLACEMENT_HIGH)
     quiet = buildings & ~touches(index, placements, weak)
-    # A whole ring clear of the own buildings stays whole; the others are followed square by
-    # square.
+    # A whole ring clear of the own buildings stays whole; only the others are flooded.
     uncertain = (quiet & ~touches(index, placements, settled)
                  & (touches(index, ring_halves, own) | ~whole[index]))
     for i in np.flatnonzero(uncertain).tolist():
@@ -125,6 +124,5 @@ def is_quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndar
     return quiet
 
 
-# Whether a placement's ring is whole, given the own buildings on it: the same few patterns
-# come back at every node of a search (a building's neighbours change rarely).
+# (placement, own buildings on its ring) -> ring whole: the same few recur at every node.
 _WHOLE_RINGS: dict[tuple[int, int], bool] = {}

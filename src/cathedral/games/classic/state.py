@@ -114,8 +114,7 @@ class Position:
             self.legal_mask = self.placement_mask(self.to_move)
 
     def ensure_legal(self) -> None:
-        # the mask comes first and often alone (pass_turn makes it; the research interfaces
-        # want only it), the list of actions only when asked for
+        # The mask is often all that is wanted (pass_turn, the research interfaces).
         if self.legal is None:
             self.ensure_mask()
             self.legal = np.flatnonzero(self.legal_mask).tolist()
@@ -131,8 +130,7 @@ class Position:
         if building is Building.CATHEDRAL:
             self.cathedral = mask
             self.cathedral_state = ON_BOARD
-            # Standard: Dark builds first; Lehmann: Light follows the Cathedral with its own
-            # first building. Either way the colour that has not built yet moves.
+            # Either opening: the colour that has not built yet moves (rules.md, Order of play).
             self.to_move = LIGHT if self.built[DARK] else DARK
             self.legal = None
             self.legal_mask = None

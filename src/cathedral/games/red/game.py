@@ -168,8 +168,7 @@ class RedGame(Game):
             + 2 * tile_steps                  # a face-up tile and an activation
             + 12 * infl_steps                 # influence, repeated at most ~11 times
         )
-        # reroll (1 + 3 rolls), claim (2) or build (3 + done) or market (move, take,
-        # activate, 11 influences, done, 3 rolls), done
+        # reroll + rolls, claim or build, market (move, take, activate, influences), done
         decisions = 4 + 18 + 1 + 2
         return decisions, gain
 
@@ -180,8 +179,7 @@ class RedGame(Game):
         setup = 8 + 4 + 1 + 2 * slots + 10
         turns = self.turn_cap * n + n
         decisions, gain = self.turn_bound
-        # every rubles action moves a marker down at least one space, so there are at most
-        # as many as the recognition steps gained in the whole game (plus the start)
+        # Each sale moves a marker down a space: no more sales than steps ever gained.
         rubles = turns * gain + n * c.track_start
         return setup + turns * decisions + rubles
 

@@ -64,12 +64,13 @@ def expected_prestige(state: RedState) -> list[float]:
 
 def _expected(state: RedState, shares: list[list[float]] | None = None) -> list[float]:
     """``expected_prestige`` of a game in play; ``shares``, if given, gets each player's
-    claimed unfinished cards' progress shares (for ``race``)."""
-    # The hot path of every red search (each greedy decision scores a dozen children): one
-    # pass over the towers, bottom to dome, finds the claimed cards' progress (the claims
-    # are served materials in slot order), the towers' points as if the game ended now
-    # (claimed cards counting as built in proportion to their progress) and the threats
-    # above each claim, indexing the flat lists directly.
+    claimed unfinished cards' progress shares (for ``race``).
+
+    The hot path of every red search, so one pass over the towers, bottom to dome, indexing
+    the flat lists directly, finds the claimed cards' progress (claims are served materials
+    in slot order), the towers' points as if the game ended now (claimed cards counting as
+    built in proportion to their progress) and the threats above each claim.
+    """
     c, n = state.c, state.n
     thirds, halving = state.game.thirds, state.game.halving
     card_total, recognition, card_rubles = c.card_total, c.card_recognition, c.card_rubles
@@ -142,8 +143,7 @@ def _expected(state: RedState, shares: list[list[float]] | None = None) -> list[
 @lru_cache(maxsize=1 << 16)
 def _points(value: float, presence: tuple, thirds: bool, halving: bool) -> tuple:
     """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
-    # Cached: a decision's children differ from their parent in a tower or two, so the same
-    # towers are scored again and again (this was a third of the greedy player's time).
+    # Cached: a decision's children differ from their parent in a tower or two.
     return tuple(x / 10 for x in tower_points(round(value * 10), [round(x * 10) for x in presence],
                                               thirds=thirds, halving=halving))
 
@@ -154,8 +154,7 @@ RACE_WEIGHT = 0.5
 """Share of ``evaluate`` given to the race to the sixth completion."""
 RACE_SCALE = 1.5
 """Sections of lead in that race that make ``evaluate``'s race half worth about 0.6."""
-# A steeper race predicts the winner better but plays worse, and a flatter one no better:
-# benchmarks/fit_red_evaluation.py and benchmarks/RESULTS.md (red) have the fits and games.
+# Steeper or flatter races played no better (benchmarks/RESULTS.md, red).
 
 
 def race(state: RedState) -> list[float]:

@@ -12,8 +12,8 @@ STAGE_NAMES = ("tiles", "influence", "plan", "cards", "workshop", "dice", "play"
 # phases of a turn
 START, CLAIMED, BUILD, MARKET, AFTER = range(5)
 PHASE_NAMES = ("start", "claimed", "build", "market", "after")
-# the sale of prestige for rubles in this turn: none yet, selling now (the last decision was a
-# sale), over (a sale was followed by another decision: with rubles_timing=one_moment no more)
 NOT_SOLD, SELLING, SOLD = range(3)
+"""This turn's sale of prestige: none yet, selling now (the last decision was a sale), over
+(another decision followed a sale: with rubles_timing=one_moment, no more)."""
 W = MAX_WORKSHOP_SPACES
 """Workshop spaces per player: the width of the per-player workshop lists."""

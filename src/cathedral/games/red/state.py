@@ -613,8 +613,7 @@ class RedState(State):
     # ----- contract plumbing --------------------------------------------------------------------
 
     def clone(self) -> RedState:
-        # Every attribute is an int, a flat list or shared and immutable (the game, its
-        # components and track, the plan's slots): copy the dict, then the lists.
+        # Attributes are ints, flat lists or shared immutables: copy the dict, then the lists.
         other = RedState.__new__(RedState)
         d = other.__dict__
         d.update(self.__dict__)
