@@ -27,8 +27,7 @@ import cathedral
 from cathedral.ai import load_agent
 from cathedral.core.contract import State
 from cathedral.games.classic import heuristic
-from cathedral.games.classic.pieces import DARK, LIGHT
-from cathedral.games.classic.rules import IN_HAND
+from cathedral.games.classic.pieces import DARK, IN_HAND, LIGHT
 from report_games import report_with_records
 
 SELF_PLAY = "alphabeta:depth=2,width=8,root_width=24"

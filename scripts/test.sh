@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything the tests need into .venv (on a fresh clone too), then runs ruff, ESLint
+# Installs everything the tests need into .venv (on a fresh clone too), then runs ruff, the
+# architecture's import contracts (lint-imports, [tool.importlinter] in pyproject.toml), ESLint
 # and TypeScript's checker over the browser code (node_modules/, from package-lock.json), and
 # the whole test suite. Extra arguments go to pytest.
 #
@@ -27,6 +28,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/ruff check src tests benchmarks research
+.venv/bin/lint-imports
 if command -v npm >/dev/null 2>&1; then
     npm ci --no-audit --no-fund --prefer-offline --loglevel=error >/dev/null
     npx --no-install eslint

@@ -21,6 +21,7 @@ from cathedral.core.errors import (
     StateError,
     UnknownGameError,
 )
+from cathedral.core.hooks import Evaluation, Presentation
 from cathedral.core.params import Param
 from cathedral.core.record import Record
 from cathedral.core.registry import games, load, register
@@ -32,6 +33,7 @@ __all__ = [
     "AgentError",
     "AmbiguousActionError",
     "CathedralError",
+    "Evaluation",
     "Game",
     "GameInfo",
     "IllegalActionError",
@@ -39,6 +41,7 @@ __all__ = [
     "Param",
     "ParameterError",
     "Player",
+    "Presentation",
     "Record",
     "RecordError",
     "State",

@@ -5,6 +5,13 @@ A game subclasses ``Game`` and ``State`` and writes the private hooks (``_legal_
 for every game: checking an action before anything changes, recording history, the chance and
 terminal cases, canonical JSON, and the errors bad input gets.
 
+A State holds the rules only. What shows a state to people (``str(state)``, ``render``,
+``picture``, ``describe_action``, ``prompt_hint``) and what judges it for search (``evaluate``,
+``action_heuristics``, ``threat_actions``, ``quiescence_actions``) are the game's
+``Presentation`` and ``Evaluation`` (``cathedral.core.hooks``), registered beside it; the
+methods here look them up by the game's name, so a game's rules never import its view or its
+heuristics, and ``core`` imports no game.
+
 Invariants every game keeps (``cathedral.testing.check_game`` checks them):
 
 - ``current_player()`` is a player number, ``CHANCE`` or ``TERMINAL``.
@@ -30,6 +37,7 @@ import numpy as np
 
 from cathedral.core.errors import IllegalActionError, NotationError, StateError
 from cathedral.core.params import Param, resolve_params
+from cathedral.core.registry import evaluation, presentation
 
 CHANCE = -1
 """``current_player()`` at a chance node (dice, shuffles)."""
@@ -217,10 +225,6 @@ class State(ABC):
     def clone(self) -> State:
         """Returns an independent copy."""
 
-    @abstractmethod
-    def __str__(self) -> str:
-        """Returns a readable text board."""
-
     def _forget_caches(self) -> None:
         """Drops memoised answers (such as cached legal actions) so that benchmarks time the
         real work. Games that memoise override it; it never changes the position."""
@@ -246,23 +250,6 @@ class State(ABC):
         """Returns a one-line result for people (who won, why); empty before the end."""
         return ""
 
-    def render(self, *, color: bool = False) -> str:
-        """Returns the text board for a terminal: ANSI colours when ``color`` (territories
-        shaded, the last move marked), else the same as ``str(state)``."""
-        return str(self)
-
-    def prompt_hint(self) -> str:
-        """Returns what a front end should tell the player to move beyond the board (for
-        example which stone must continue a chain); empty when nothing."""
-        return ""
-
-    def describe_action(self, action: Action) -> str:
-        """Returns what ``action`` does from this state, for people: its notation, then what
-        the rules do that the notation does not say (captures, conversions, a player who
-        cannot move and is skipped). Called before the action is applied; the default is the
-        notation."""
-        return self.action_to_string(action)
-
     def turn_starts(self) -> bool:
         """Returns whether the player to move starts a turn here, rather than goes on with
         their own (a chain of conversions, the next decision of a many-decision turn): front
@@ -282,35 +269,66 @@ class State(ABC):
         Called before the action is applied; the default is nobody."""
         return []
 
+    # ----- what the game registers beside its rules (``cathedral.core.hooks``) -------------
+
+    def __str__(self) -> str:
+        """Returns a readable text board (the game's ``Presentation.text``)."""
+        return presentation(self.game.name).text(self)
+
+    def render(self, *, color: bool = False, width: int | None = None,
+               height: int | None = None) -> str:
+        """Returns the text board for a terminal: ANSI colours when ``color`` (territories
+        shaded, the last move marked), the terminal's layout for a ``width`` (and ``height``),
+        else the same as ``str(state)``."""
+        return presentation(self.game.name).render(self, color=color, width=width,
+                                                   height=height)
+
+    def prompt_hint(self) -> str:
+        """Returns what a front end should tell the player to move beyond the board (for
+        example which stone must continue a chain); empty when nothing."""
+        return presentation(self.game.name).prompt_hint(self)
+
+    def describe_action(self, action: Action) -> str:
+        """Returns what ``action`` does from this state, for people: its notation, then what
+        the rules do that the notation does not say (captures, conversions, a player who
+        cannot move and is skipped). Called before the action is applied; the default is the
+        notation."""
+        return presentation(self.game.name).describe_action(self, action)
+
     def picture(self) -> dict:
         """Returns a plain JSON-ready picture of the position and of what each legal move
         would do, for graphical front ends (the browser draws it and never re-implements a
         rule). Every move entry carries its action number and notation.
 
-        Games that have a graphical front end override it.
+        Raises:
+            NotImplementedError: the game registered no picture.
         """
-        raise NotImplementedError(f"{self.game.name} has no picture for graphical front ends")
+        return presentation(self.game.name).picture(self)
 
     def evaluate(self) -> list[float]:
         """Returns a cheap static value per player, roughly in [-1, 1] (search hook).
 
-        Games that support heuristic players override it.
+        Raises:
+            NotImplementedError: the game registered no evaluation.
         """
-        raise NotImplementedError(f"{self.game.name} has no evaluation heuristic")
+        return evaluation(self.game.name).evaluate(self)
 
     def action_heuristics(self) -> list[tuple[Action, float]]:
         """Scores every legal action by the game's one-ply heuristic, higher is better for the
-        player to move (the hook greedy players and move ordering use).
+        player to move (the hook greedy players and move ordering use). Without one of the
+        game's own, each action is played on a copy and scored by ``evaluate()``."""
+        return evaluation(self.game.name).action_heuristics(self)
 
-        The default plays each action on a copy and reads ``evaluate()``.
-        """
-        player = self.current_player()
-        scored = []
-        for action in self.legal_actions():
-            child = self.clone()
-            child._apply_action(action)
-            scored.append((action, child.evaluate()[player]))
-        return scored
+    def threat_actions(self, player: Player, limit: int) -> list[Action]:
+        """Returns up to ``limit`` of ``player``'s set-ups, best first: moves whose worth shows
+        only one move later, which a search keeps in view beyond its width (search hook; none
+        unless the game lists them)."""
+        return evaluation(self.game.name).threat_actions(self, player, limit)
+
+    def quiescence_actions(self) -> list[Action]:
+        """Returns the legal moves a search follows past its horizon (captures, conversions;
+        search hook; none unless the game lists them)."""
+        return evaluation(self.game.name).quiescence_actions(self)
 
     # ----- what the contract owns ---------------------------------------------------------
 

@@ -10,6 +10,6 @@ extra, not dependencies of the engines):
 - ``cathedral.envs.openspiel``: registers ``cathedral_classic``, ``cathedral_allmer`` and
   ``cathedral_red`` with ``pyspiel.register_game``.
 
-``adapter`` holds what the three share (chance from a seeded generator, observation and mask
-fast paths, the observation bounds); ``draw`` paints boards for ``render_mode="rgb_array"``.
+``adapter`` holds what the three share (chance from a seeded generator, the action-mask
+fast path, the observation bounds); ``draw`` paints boards for ``render_mode="rgb_array"``.
 """

@@ -1,9 +1,9 @@
 """What the research interfaces share: games by name, chance from a seeded generator, the
 observation and action-mask paths, and who has left the game early.
 
-Every adapter sees a game only through the contract (``cathedral.load``). The fast paths here
-are speed-only: each returns exactly what the engine's own method returns (the tests compare
-them on random positions), so an adapter may use either.
+Every adapter sees a game only through the contract (``cathedral.load``). The mask's fast
+path is speed-only: it returns exactly what the engine's legal actions say (the tests compare
+them on random positions); observations are each engine's own code.
 """
 
 from __future__ import annotations
@@ -136,10 +136,9 @@ def _engine_observation(state: State, player: int) -> np.ndarray:
 
 
 def observation_function(game: Game) -> ObservationFn:
-    """Returns the fastest function equal to ``state.observation_tensor(player)``."""
-    from cathedral.envs import fastobs
-
-    return fastobs.FAST.get(game.name, _engine_observation)
+    """Returns the function equal to ``state.observation_tensor(player)`` (each engine's own
+    observation code is its fast path)."""
+    return _engine_observation
 
 
 # ----- rendering ----------------------------------------------------------------------------

@@ -169,7 +169,7 @@ def _allmer(state: State) -> Image.Image:
 
 
 def _allmer_last_step(state: State) -> tuple[int, int] | None:
-    from cathedral.games.allmer.render import last_step
+    from cathedral.games.allmer.view.render import last_step
 
     return last_step(state)
 

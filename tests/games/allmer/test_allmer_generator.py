@@ -91,7 +91,7 @@ def test_generator_matches_model_on_random_boards(state):
 @settings(max_examples=100, deadline=None)
 @given(random_positions())
 def test_best_conversion_per_victim_matches_playing_every_step(state):
-    from cathedral.games.allmer.rules import conversions_by_victim
+    from cathedral.games.allmer.movegen import conversions_by_victim
 
     if state.chain >= 0:
         state = AllmerState.from_position(

@@ -8,7 +8,7 @@ from allmer_testlib import load, play, position
 from cathedral import AmbiguousActionError, IllegalActionError, NotationError
 from cathedral.games.allmer import STOP
 from cathedral.games.allmer.geometry import parse_point, point_name
-from cathedral.games.allmer.rules import PASSAGE_BASE, step_action
+from cathedral.games.allmer.movegen import PASSAGE_BASE, step_action
 
 FILLERS = {"W": "a6 a7 a8 a9", "B": "o6 o7 o8 o9"}
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cathedral
-from cathedral.games.classic import heuristic
+from cathedral.games.classic import heuristic, quiet
 from cathedral.games.classic.pieces import DARK, LIGHT
 
 CATHEDRAL = "Cathedral f6 e7 f7 g7 f8 f9"
@@ -38,7 +38,7 @@ def _placed(state, move: str) -> tuple[int, float, int, int]:
 def test_a_placement_in_open_space_is_scored_by_its_squares_and_the_placements_it_takes(play):
     state = play(CATHEDRAL, "Tavern j10", "Tavern j1", "Tavern a10")
     action, expected, gained, captured = _placed(state, "Inn c4 c5 d5")
-    assert heuristic._quiet(state.position, [action])[0]
+    assert quiet.is_quiet(state.position, [action])[0]
     assert _scores(state)[action] == expected
     assert (gained, captured) == (0, 0)
     assert expected > 3  # it takes some of Dark's placements away
@@ -47,7 +47,7 @@ def test_a_placement_in_open_space_is_scored_by_its_squares_and_the_placements_i
 def test_a_placement_that_closes_a_corner_square_is_scored_with_that_territory(play):
     state = play(CATHEDRAL, "Tavern j10", "Tavern j1", "Tavern a10")
     action, expected, gained, captured = _placed(state, "Inn a2 b1 b2")
-    assert not heuristic._quiet(state.position, [action])[0]
+    assert not quiet.is_quiet(state.position, [action])[0]
     assert _scores(state)[action] == expected
     assert (gained, captured) == (1, 0)  # a1
 
@@ -55,7 +55,7 @@ def test_a_placement_that_closes_a_corner_square_is_scored_with_that_territory(p
 def test_a_placement_that_captures_is_scored_with_the_capture(play):
     state = play(CATHEDRAL, "Tavern a1", "Tavern j1", "Tavern j10")
     action, expected, gained, captured = _placed(state, "Inn a2 b1 b2")
-    assert not heuristic._quiet(state.position, [action])[0]
+    assert not quiet.is_quiet(state.position, [action])[0]
     assert _scores(state)[action] == expected
     assert (gained, captured) == (1, 1)  # a1, and Dark's Tavern back in its hand
 
@@ -64,7 +64,7 @@ def test_a_first_building_settles_nothing_and_is_quiet(play):
     state = play(CATHEDRAL)
     assert state.current_player() == DARK
     actions = state.legal_actions()
-    assert heuristic._quiet(state.position, actions).all()
+    assert quiet.is_quiet(state.position, actions).all()
     action, expected, _, _ = _placed(state, "Inn a2 b1 b2")
     assert _scores(state)[action] == expected
 
@@ -72,7 +72,7 @@ def test_a_first_building_settles_nothing_and_is_quiet(play):
 def test_the_cathedral_is_placed_to_be_scored(play):
     state = play()
     assert state.current_player() == LIGHT
-    assert not heuristic._quiet(state.position, state.legal_actions()).any()
+    assert not quiet.is_quiet(state.position, state.legal_actions()).any()
 
 
 @settings(max_examples=12, deadline=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import cathedral
 from cathedral.games.classic.pieces import LIGHT, Building
-from cathedral.games.classic.render import hand_shapes
+from cathedral.games.classic.view.render import hand_shapes
 
 
 def play(*moves: str):

@@ -23,8 +23,8 @@ from cathedral.core.errors import NotationError, RecordError, StateError
 from cathedral.games.red import actions as A
 from cathedral.games.red import state as S
 from cathedral.games.red.components import GROUPS, load_components
-from cathedral.games.red.render import prompt_hint
 from cathedral.games.red.scoring import Track, tower_points
+from cathedral.games.red.view.render import prompt_hint
 from cathedral.testing import random_action
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cathedral
-from cathedral.games.red.render import render_text
-from cathedral.games.red.screen import RESERVED
+from cathedral.games.red.view.render import render_text
+from cathedral.games.red.view.screen import RESERVED
 from cathedral.testing import random_action
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -99,7 +99,7 @@ def test_the_plain_board_is_unchanged_without_a_width():
 
 
 def test_counts_take_the_singular_for_one():
-    from cathedral.games.red.render import plural
+    from cathedral.games.red.view.render import plural
 
     assert plural(1, "delivery", "deliveries") == "1 delivery"
     assert plural(3, "delivery", "deliveries") == "3 deliveries"

@@ -11,7 +11,8 @@ from importlib import resources
 from cathedral.core.contract import Game, GameInfo
 from cathedral.core.params import Param
 from cathedral.games.allmer.geometry import SIZE
-from cathedral.games.allmer.rules import MIN_ALIVE, NUM_ACTIONS
+from cathedral.games.allmer.movegen import MIN_ALIVE, NUM_ACTIONS
+from cathedral.games.allmer.serialize import state_from_dict
 from cathedral.games.allmer.state import AllmerState, Config
 
 DEFAULT_TURN_LIMIT = {2: 400, 4: 1000}
@@ -108,8 +109,7 @@ class AllmerGame(Game):
     def max_game_length(self) -> int:
         if not self.turn_limit:
             return UNBOUNDED
-        # A turn is one walk, or a chain whose every step converts at least one enemy stone
-        # (enemies hold at most all stones but the mover's 4) and may end with stop.
+        # A turn: one walk, or a chain converting 1+ enemy stone a step, then stop.
         per_turn = 15 * self.num_players - MIN_ALIVE + 1
         return self.turn_limit * per_turn
 
@@ -117,7 +117,7 @@ class AllmerGame(Game):
         return AllmerState(self)
 
     def _state_from_dict(self, data: dict) -> AllmerState:
-        return AllmerState.from_dict(self, data)
+        return state_from_dict(self, data)
 
     def rules_text(self) -> str:
         return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")

@@ -139,8 +139,7 @@ class Geometry:
             per_dir = []
             for d, (dx, dy) in enumerate(DIRECTIONS):
                 ray: list[Point] = []
-                # A diagonal exists only between two strong points, and moving diagonally
-                # keeps the parity of x + y, so a strong start makes the whole ray strong.
+                # Diagonals keep the parity of x + y: from a strong point, the ray stays strong.
                 if d % 2 == 0 or strong[p]:
                     cx, cy = x + dx, y + dy
                     while on_board(cx, cy):

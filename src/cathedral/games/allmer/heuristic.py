@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from cathedral.core.hooks import Evaluation
 from cathedral.games.allmer.geometry import COORDS, NUM_POINTS
-from cathedral.games.allmer.rules import (
+from cathedral.games.allmer.movegen import (
     MIN_ALIVE,
     MOUTH_MOVES,
     PASSAGE_BASE,
@@ -132,9 +133,8 @@ def evaluate(state: AllmerState) -> list[float]:
     game gives its returns.
 
     The centre term is what makes a search seek contact: without it every quiet position is
-    worth the same, and against a greedy player that keeps away 17 of 200 games ended in a
-    draw by 100 turns without a conversion; replayed with it (same seats and seeds), all 17
-    were won.
+    worth the same, and games against a greedy player that keeps away can end in a draw by the
+    quiet-turn rule (benchmarks/RESULTS.md, allmer).
     """
     if state.termination is not None:
         return state.returns()
@@ -171,3 +171,21 @@ def evaluate(state: AllmerState) -> list[float]:
         others = [raw[o] if raw[o] is not None else 0.0 for o in range(n) if o != p]
         out.append(math.tanh((raw[p] - sum(others) / len(others)) / 8.0))
     return out
+
+
+class AllmerEvaluation(Evaluation):
+    """Allmer's search hooks: ``evaluate`` and ``step_scores`` above, and the converting steps
+    as the moves a search follows past its horizon."""
+
+    def evaluate(self, state: AllmerState) -> list[float]:
+        return evaluate(state)
+
+    def action_heuristics(self, state: AllmerState) -> list[tuple[int, float]]:
+        return step_scores(state)
+
+    def quiescence_actions(self, state: AllmerState) -> list[int]:
+        """Returns the legal converting steps (the moves that change the stone count), empty
+        at the end of the game."""
+        if state.current_player() < 0:
+            return []
+        return [a for a in state._legal_actions() if state.converts(a)]

@@ -19,7 +19,7 @@ from cathedral.games.allmer.geometry import (
     parse_point,
     point_name,
 )
-from cathedral.games.allmer.rules import (
+from cathedral.games.allmer.movegen import (
     PASSAGE_BASE,
     STOP,
     decode_step,

@@ -2,7 +2,7 @@
 
 A state holds the board, the player to move, the chain in progress (the chaining stone and the
 touched points, which are part of the position), the counters of the draw rules, the table of
-turn-start positions seen so far, and how the game ended. Steps come from ``rules``; what a
+turn-start positions seen so far, and how the game ended. Steps come from ``movegen``; what a
 turn is (chains, ending by itself, skipping, elimination, the draw rules) lives here.
 """
 
@@ -12,20 +12,18 @@ import enum
 
 import numpy as np
 
-from cathedral.core.contract import TERMINAL, State, check_history, ranked_returns
+from cathedral.core.contract import TERMINAL, State, ranked_returns
 from cathedral.core.errors import StateError
-from cathedral.games.allmer import heuristic, notation, render
+from cathedral.games.allmer import notation
 from cathedral.games.allmer.geometry import (
     BOX_TO_POINT,
-    COORDS,
     GEOMETRIES,
-    MOUTHS,
     NUM_POINTS,
     SIZE,
     parse_point,
     point_name,
 )
-from cathedral.games.allmer.rules import (
+from cathedral.games.allmer.movegen import (
     MIN_ALIVE,
     MOUTH_MOVES,
     PASSAGE_BASE,
@@ -39,6 +37,7 @@ from cathedral.games.allmer.rules import (
     stone_steps,
     withdraw_table,
 )
+from cathedral.games.allmer.observation import observe
 
 
 class Termination(enum.Enum):
@@ -165,8 +164,7 @@ class AllmerState(State):
         self.turns = 0
         self.quiet = 0
         self.eliminated: tuple[int, ...] = ()
-        # each player's last step as origin << 8 | landing (-1: none yet), so a player can
-        # tell a step that walks the same stone straight back
+        # Each player's last step (origin << 8 | landing, -1: none), to tell a step back.
         self.last_steps: tuple[int, ...] = (-1,) * n
         self.zhash = board_hash(board)
         self.seen: dict[int, int] = {self.zhash ^ ZOBRIST_TO_MOVE[0]: 1}
@@ -364,13 +362,6 @@ class AllmerState(State):
         victim = self.board[beyond] if beyond >= 0 else 0
         return bool(victim) and victim != self.player + 1
 
-    def quiescence_actions(self) -> list[int]:
-        """Returns the legal converting steps (search's quiescence: the moves that change the
-        stone count), empty at the end of the game."""
-        if self.current_player() < 0:
-            return []
-        return [a for a in self._legal_actions() if self.converts(a)]
-
     def _end_turn(self, converted: bool) -> None:
         """Ends the turn of the player to move: finds the next player who can move and
         applies the draw rules to the position that player faces."""
@@ -521,70 +512,19 @@ class AllmerState(State):
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
         """Returns the planes of ``AllmerGame.observation_planes`` for ``player`` (default:
         the player to move), each 15 x 15 over the box; colours are numbered from ``player``
-        on in turn order."""
-        cfg = self._cfg
-        n = cfg.players
-        if player is None:
-            player = self.player
-        out = np.zeros((2 * n + 5, SIZE, SIZE), dtype=np.float32)
-        cells = np.frombuffer(bytes(self.board), dtype=np.uint8)
-        for k in range(n):
-            hit = cells == (player + k) % n + 1
-            out[k, _YS[hit], _XS[hit]] = 1.0
-        out[n] = _ON_BOARD
-        out[n + 1] = _STRONG[cfg.geo.field]
-        out[n + 2] = _MOUTHS
-        if self.chain >= 0:
-            for p in self.touched_points():
-                x, y = COORDS[p]
-                out[n + 3, y, x] = 1.0
-            x, y = COORDS[self.chain]
-            out[n + 4, y, x] = 1.0
-        if self.termination is None:
-            out[n + 5 + (self.player - player) % n] = 1.0
-        return out
-
-    def __str__(self) -> str:
-        return render.text_board(self, color=False)
-
-    def render(self, *, color: bool = False, width: int | None = None,
-               height: int | None = None) -> str:
-        # A terminal (a width given) marks the last step even without colours.
-        return render.text_board(self, color=color, mark_last=width is not None, width=width)
-
-    def describe_action(self, action: int) -> str:
-        from cathedral.games.allmer.narrate import describe
-
-        return describe(self, action)
+        on in turn order (``observation``)."""
+        return observe(self, self.player if player is None else player)
 
     def skipped_after(self, action: int) -> list[int]:
-        from cathedral.games.allmer.narrate import skipped
-
-        return skipped(self, action)
+        after = self.clone()
+        after._apply_action(action)
+        mover = self.current_player()
+        if after.termination is not None or (after.player == mover and after.chain >= 0):
+            return []
+        return passed_over(mover, after)
 
     def turn_starts(self) -> bool:
         return self.chain < 0  # a chain goes on with the same stone, in the same turn
-
-    def picture(self) -> dict:
-        from cathedral.games.allmer.picture import picture
-
-        return picture(self)
-
-    def prompt_hint(self) -> str:
-        if self.termination is not None or self.chain < 0:
-            return ""
-        name = self.game.player_names()[self.player]
-        return (
-            f"{name} is converting: the stone on {point_name(self.chain)} may convert again "
-            f"({'a step ending in A or W' if self._cfg.withdraw else 'a step ending in A'}), "
-            "or type stop to end the turn"
-        )
-
-    def evaluate(self) -> list[float]:
-        return heuristic.evaluate(self)
-
-    def action_heuristics(self) -> list[tuple[int, float]]:
-        return heuristic.step_scores(self)
 
     @classmethod
     def from_position(
@@ -663,7 +603,7 @@ class AllmerState(State):
         for y in range(SIZE):
             row = []
             for x in range(SIZE):
-                p = _BOX.get((x, y))
+                p = BOX_TO_POINT.get((x, y))
                 row.append(" " if p is None else letters[self.board[p]])
             rows.append("".join(row))
         return {
@@ -681,152 +621,15 @@ class AllmerState(State):
             "history": list(self._history),
         }
 
-    @classmethod
-    def from_dict(cls, game, data: dict) -> AllmerState:
-        """Rebuilds a state from ``_to_dict`` data, checking that it describes a position.
 
-        Raises:
-            StateError: naming the first inconsistency, with what was expected.
-        """
-
-        def bad(text: str) -> StateError:
-            return StateError(f"corrupt state: {text}")
-
-        def number(key: str) -> int:
-            value = data[key]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise bad(f"{key} must be an integer >= 0, got {value!r}")
-            return value
-
-        state = cls(game)
-        n = state._cfg.players
-        letters = game.colour_letters()
-        rows = data["board"]
-        if not isinstance(rows, list) or len(rows) != SIZE:
-            raise bad(f"board must be a list of {SIZE} rows")
-        board = bytearray(NUM_POINTS)
-        for y, row in enumerate(rows):
-            if not isinstance(row, str) or len(row) != SIZE:
-                raise bad(f"board row {y} must be a string of {SIZE} characters, got {row!r}")
-            for x, char in enumerate(row):
-                p = _BOX.get((x, y))
-                if p is None:
-                    if char != " ":
-                        raise bad(f"board row {y} has {char!r} off the cross at column {x}")
-                elif char not in letters:
-                    raise bad(
-                        f"board row {y} has {char!r} at column {x} "
-                        f"(expected one of {''.join(letters)!r})"
-                    )
-                else:
-                    board[p] = letters.index(char)
-        counts = [board.count(p + 1) for p in range(n)]
-        if sum(counts) != 15 * n:
-            raise bad(f"the board holds {sum(counts)} stones, expected {15 * n}")
-        player = data["to_move"]
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
-            raise bad(f"to_move must be a player 0..{n - 1}, got {player!r}")
-        term_name = data["termination"]
-        if term_name is not None and term_name not in Termination.__members__:
-            raise bad(f"unknown termination {term_name!r}")
-        termination = Termination[term_name] if term_name else None
-        eliminated = data["eliminated"]
-        if (
-            not isinstance(eliminated, list)
-            or len(set(eliminated)) != len(eliminated)
-            or sorted(eliminated) != [p for p in range(n) if counts[p] < MIN_ALIVE]
-        ):
-            raise bad(
-                f"eliminated {eliminated!r} must list, in order, exactly the players with "
-                f"fewer than {MIN_ALIVE} stones"
-            )
-        alive = [p for p in range(n) if counts[p] >= MIN_ALIVE]
-        if termination is None:
-            if counts[player] < MIN_ALIVE:
-                raise bad(f"the player to move ({player}) has fewer than {MIN_ALIVE} stones")
-            if len(alive) == 1:
-                raise bad("only one player is alive but the game is not over")
-        elif termination is Termination.ONE_LEFT and len(alive) != 1:
-            raise bad(f"termination ONE_LEFT with {len(alive)} players alive")
-        touched = 0
-        for name in data["touched"]:
-            touched |= 1 << parse_point(name)
-        chain = -1
-        if data["chain"] is not None:
-            chain = parse_point(data["chain"])
-            if board[chain] != player + 1:
-                raise bad(f"the chaining stone on {data['chain']} is not the mover's")
-            if not (touched >> chain) & 1:
-                raise bad("the chaining stone's point must be touched")
-            for p in range(NUM_POINTS):
-                if (touched >> p) & 1 and p != chain and board[p]:
-                    raise bad(f"touched point {point_name(p)} holds a stone")
-            if termination is not None:
-                raise bad("a finished game has no chain in progress")
-        elif touched:
-            raise bad("touched points without a chain in progress")
-        seen = {}
-        for item in data["seen"]:
-            if (
-                not isinstance(item, list)
-                or len(item) != 2
-                or not isinstance(item[0], str)
-                or not isinstance(item[1], int)
-                or item[1] < 1
-            ):
-                raise bad(f"seen entries must be [hex key, count >= 1], got {item!r}")
-            seen[int(item[0], 16)] = item[1]
-        state.board = board
-        state.counts = counts
-        state.player = player
-        state.chain = chain
-        state.touched = touched
-        state.turns = number("turns")
-        state.quiet = number("quiet_turns")
-        state.eliminated = tuple(eliminated)
-        state.last_steps = _last_steps(data, len(counts), bad)
-        state.seen = seen
-        state.zhash = board_hash(board)
-        state.termination = termination
-        state._history = check_history(data, game)
-        return state
-
-
-def _last_steps(data: dict, players: int, bad) -> tuple[int, ...]:
-    """Each player's last step from state JSON (absent in states written before it was kept:
-    none known)."""
-    items = data.get("last_steps")
-    if items is None:
-        return (-1,) * players
-    if not isinstance(items, list) or len(items) != players:
-        raise bad(f"last_steps must list one step or null per player, got {items!r}")
-    steps = []
-    for item in items:
-        if item is None:
-            steps.append(-1)
-        elif isinstance(item, list) and len(item) == 2 and all(isinstance(p, str) for p in item):
-            steps.append(parse_point(item[0]) << 8 | parse_point(item[1]))
-        else:
-            raise bad(f"a last step must be [from point, to point] or null, got {item!r}")
-    return tuple(steps)
-
-
-_BOX = {xy: p for p, xy in enumerate(COORDS)}
-_XS = np.array([x for x, _ in COORDS], dtype=np.intp)
-_YS = np.array([y for _, y in COORDS], dtype=np.intp)
-_ON_BOARD = np.zeros((SIZE, SIZE), dtype=np.float32)
-_ON_BOARD[_YS, _XS] = 1.0
-_MOUTHS = np.zeros((SIZE, SIZE), dtype=np.float32)
-for _m in MOUTHS:
-    _MOUTHS[COORDS[_m][1], COORDS[_m][0]] = 1.0
-
-
-def _strong_plane(field: str) -> np.ndarray:
-    plane = np.zeros((SIZE, SIZE), dtype=np.float32)
-    for p, strong in enumerate(GEOMETRIES[field].strong):
-        if strong:
-            plane[COORDS[p][1], COORDS[p][0]] = 1.0
-    return plane
-
-
-_STRONG = {field: _strong_plane(field) for field in ("middle4", "middle8")}
+def passed_over(mover: int, after: AllmerState) -> list[int]:
+    """The players still in the game between ``mover`` and the next to move in ``after``:
+    they cannot move and are skipped."""
+    n = len(after.counts)
+    out = []
+    step = 1
+    while (mover + step) % n != after.player and step < n:
+        if after.alive((mover + step) % n):
+            out.append((mover + step) % n)
+        step += 1
+    return out

@@ -1,4 +1,5 @@
-"""Squares, buildings and the table of every placement, built once at import.
+"""Squares, buildings and the table of every placement, built once at import (the leaf of
+the classic package: it imports nothing of it).
 
 The board is 10 × 10; a square is an int, file-major within each rank::
 
@@ -88,8 +89,10 @@ PLAYER_BUILDINGS = tuple(b for b in Building if b is not Building.CATHEDRAL)
 COPIES = {b: 2 if b in (Building.TAVERN, Building.STABLE, Building.INN) else 1
           for b in PLAYER_BUILDINGS}
 
-# Shapes drawn top row first (classic.md, Pieces). Light's and Dark's Abbey and Academy are
-# mirror images of each other.
+# The Cathedral: in Light's hand, on the board, or gone for good (captured).
+IN_HAND, ON_BOARD, GONE = 0, 1, 2
+
+# Top row first (rules.md, The pieces); Light's Abbey and Academy mirror Dark's.
 _SHAPES = {
     Building.TAVERN: ("#",),
     Building.STABLE: ("##",),
@@ -188,8 +191,7 @@ ACTION_SQUARES: list[tuple[Square, ...]] = [tuple(squares_of(m)) for m in PLACEM
 ACTION_SIZE: list[int] = [len(sq) for sq in ACTION_SQUARES]
 SQUARES_OF_BUILDING = {b: len(_cells(shape(b, LIGHT))) for b in Building}
 
-# The placements as two uint64 halves, so legality of all of them against one blocked-squares
-# mask is four vectorised operations.
+# Two uint64 halves: every placement tested against a mask in four numpy operations.
 _LOW = (1 << 64) - 1
 PLACEMENT_LOW = np.array([m & _LOW for m in PLACEMENTS], dtype=np.uint64)
 PLACEMENT_HIGH = np.array([m >> 64 for m in PLACEMENTS], dtype=np.uint64)

@@ -6,7 +6,7 @@ moves (``heuristic.action_scores``) ranks such a placement by its squares and by
 opponent's placements it overlaps, which favours the open middle over the edge where walls
 close; in a search that keeps only the first few moves at each node (forward pruning), a
 set-up ranked 90th of a thousand is never looked at, for either side. A deeper search then
-plays as if neither side could build a wall (see ``threat_actions``' caller in
+plays as if neither side could build a wall (``heuristic.ClassicEvaluation`` hands these to
 ``cathedral.ai.alphabeta``).
 
 ``threat_actions`` finds a colour's best set-ups directly: the placements that claim nothing
@@ -19,19 +19,24 @@ the opening, where the city is open and every building has hundreds of neighbour
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from cathedral.games.classic.heuristic import _quiet, _tables, _touches
 from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
     FULL,
+    IN_HAND,
     LIGHT,
     PLACEMENTS,
     block_of,
     dilate,
     flood,
 )
-from cathedral.games.classic.rules import IN_HAND, Position
+from cathedral.games.classic.quiet import is_quiet, tables, touches
+
+if TYPE_CHECKING:
+    from cathedral.games.classic.state import Position
 
 
 def threat_actions(position: Position, colour: int, limit: int) -> list[tuple[int, int]]:
@@ -45,16 +50,16 @@ def threat_actions(position: Position, colour: int, limit: int) -> list[tuple[in
         return []
     legal = position.placement_mask(colour)
     own = position.walls[colour]
-    rings = _tables()[2]
+    rings = tables()[2]
     actions = np.flatnonzero(legal)
-    candidates = actions[_touches(actions, rings, own)].tolist()
+    candidates = actions[touches(actions, rings, own)].tolist()
     if not candidates:
         return []
     mover = position.copy()
-    mover.to_move = colour  # ``_quiet`` reads the colour to move
+    mover.to_move = colour  # ``is_quiet`` reads the colour to move
     found: list[tuple[int, int]] = []
     absent = _absent(mover, colour)
-    for action, quiet in zip(candidates, _quiet(mover, candidates, absent).tolist()):
+    for action, quiet in zip(candidates, is_quiet(mover, candidates, absent).tolist()):
         if not quiet and claimed(mover, colour, own, action):
             continue  # it claims at once: the one-ply score sees that
         squares = _best_claim_after(mover, colour, legal, action)
@@ -71,18 +76,18 @@ def _best_claim_after(position: Position, colour: int, legal: np.ndarray, action
     after.walls[colour] |= placed
     after.pieces[colour] = [*after.pieces[colour], action]
     walls = after.walls[colour]
-    overlap = np.unpackbits(_tables()[0][action], count=len(PLACEMENTS)).astype(bool)
+    overlap = np.unpackbits(tables()[0][action], count=len(PLACEMENTS)).astype(bool)
     allowed = legal & ~overlap
     building = ACTION_BUILDING[action]
     if position.hands[colour][building] == 1:  # its last copy: no second one to close with
         block = block_of(building, colour)
         allowed[block.start : block.stop] = False
     closers = np.flatnonzero(allowed)
-    closers = closers[_touches(closers, _tables()[2], walls)].tolist()
+    closers = closers[touches(closers, tables()[2], walls)].tolist()
     if not closers:
         return 0
     best = 0
-    for closer, quiet in zip(closers, _quiet(after, closers, _absent(after, colour)).tolist()):
+    for closer, quiet in zip(closers, is_quiet(after, closers, _absent(after, colour)).tolist()):
         if not quiet:
             best = max(best, claimed(after, colour, walls, closer))
     return best

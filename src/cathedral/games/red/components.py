@@ -422,9 +422,7 @@ def _influence(ck: _Checker, value: Any, where: str) -> Influence:
     if not any(gain) and choice != "gain":
         raise ck.fail(f"{where}.gain", "an action must gain something")
     if mode == 1:
-        # An infinity action must not feed on itself: with rubles for sale at one prestige
-        # space each, rubles -> points would loop forever, so it must spend materials or only
-        # buy materials (both bounded by the 10 inventory slots).
+        # Bounded by the inventory: an infinity action spends or buys only materials.
         pays_material = choice == "pay" or any(pay[:6])
         gain_materials = sum(gain[:6]) + (choice_n if choice == "gain" else 0)
         paid_materials = sum(pay[:6]) + (choice_n if choice == "pay" else 0)

@@ -16,7 +16,10 @@ from cathedral.games.red.components import (
     check_components_param,
     load_components,
 )
+from cathedral.games.red.observation import observation_size
 from cathedral.games.red.scoring import Track
+from cathedral.games.red.serialize import state_from_dict
+from cathedral.games.red.state import RedState
 
 SEATS = ("Red", "Blue", "Yellow", "Green")
 
@@ -125,8 +128,6 @@ class RedGame(Game):
         return A.NUM_ACTIONS
 
     def observation_shape(self) -> tuple[int, ...]:
-        from cathedral.games.red.observation import observation_size
-
         return (observation_size(),)
 
     def plan_slots(self, plan: int) -> tuple[int, ...]:
@@ -167,8 +168,7 @@ class RedGame(Game):
             + 2 * tile_steps                  # a face-up tile and an activation
             + 12 * infl_steps                 # influence, repeated at most ~11 times
         )
-        # reroll (1 + 3 rolls), claim (2) or build (3 + done) or market (move, take,
-        # activate, 11 influences, done, 3 rolls), done
+        # reroll + rolls, claim or build, market (move, take, activate, influences), done
         decisions = 4 + 18 + 1 + 2
         return decisions, gain
 
@@ -179,19 +179,14 @@ class RedGame(Game):
         setup = 8 + 4 + 1 + 2 * slots + 10
         turns = self.turn_cap * n + n
         decisions, gain = self.turn_bound
-        # every rubles action moves a marker down at least one space, so there are at most
-        # as many as the recognition steps gained in the whole game (plus the start)
+        # Each sale moves a marker down a space: no more sales than steps ever gained.
         rubles = turns * gain + n * c.track_start
         return setup + turns * decisions + rubles
 
-    def new_initial_state(self):
-        from cathedral.games.red.state import RedState
-
+    def new_initial_state(self) -> RedState:
         return RedState(self)
 
-    def _state_from_dict(self, data: dict):
-        from cathedral.games.red.state import state_from_dict
-
+    def _state_from_dict(self, data: dict) -> RedState:
         return state_from_dict(self, data)
 
     def rules_text(self) -> str:

@@ -16,8 +16,9 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from cathedral.core.hooks import Evaluation
 from cathedral.games.red import actions as A
-from cathedral.games.red import state as S
+from cathedral.games.red import phases as P
 from cathedral.games.red.components import MAX_HEIGHT
 from cathedral.games.red.scoring import Track, tower_points
 
@@ -56,19 +57,20 @@ def _track_rate(tr: Track, pos: int) -> tuple[float, float]:
 
 def expected_prestige(state: RedState) -> list[float]:
     """Returns each player's expected final prestige (a heuristic, not a forecast)."""
-    if state.stage == S.OVER:
+    if state.stage == P.OVER:
         return [float(x) for x in state.final]
     return _expected(state)
 
 
 def _expected(state: RedState, shares: list[list[float]] | None = None) -> list[float]:
     """``expected_prestige`` of a game in play; ``shares``, if given, gets each player's
-    claimed unfinished cards' progress shares (for ``race``)."""
-    # The hot path of every red search (each greedy decision scores a dozen children): one
-    # pass over the towers, bottom to dome, finds the claimed cards' progress (the claims
-    # are served materials in slot order), the towers' points as if the game ended now
-    # (claimed cards counting as built in proportion to their progress) and the threats
-    # above each claim, indexing the flat lists directly.
+    claimed unfinished cards' progress shares (for ``race``).
+
+    The hot path of every red search, so one pass over the towers, bottom to dome, indexing
+    the flat lists directly, finds the claimed cards' progress (claims are served materials
+    in slot order), the towers' points as if the game ended now (claimed cards counting as
+    built in proportion to their progress) and the threats above each claim.
+    """
     c, n = state.c, state.n
     thirds, halving = state.game.thirds, state.game.halving
     card_total, recognition, card_rubles = c.card_total, c.card_recognition, c.card_rubles
@@ -141,8 +143,7 @@ def _expected(state: RedState, shares: list[list[float]] | None = None) -> list[
 @lru_cache(maxsize=1 << 16)
 def _points(value: float, presence: tuple, thirds: bool, halving: bool) -> tuple:
     """``tower_points`` for fractional values: the integer rule on the scaled numbers."""
-    # Cached: a decision's children differ from their parent in a tower or two, so the same
-    # towers are scored again and again (this was a third of the greedy player's time).
+    # Cached: a decision's children differ from their parent in a tower or two.
     return tuple(x / 10 for x in tower_points(round(value * 10), [round(x * 10) for x in presence],
                                               thirds=thirds, halving=halving))
 
@@ -153,10 +154,7 @@ RACE_WEIGHT = 0.5
 """Share of ``evaluate`` given to the race to the sixth completion."""
 RACE_SCALE = 1.5
 """Sections of lead in that race that make ``evaluate``'s race half worth about 0.6."""
-# Fitted to who won (benchmarks/fit_red_evaluation.py), a steeper race (weight 0.7, scale 0.6)
-# predicts the winner better (log loss 0.594 -> 0.554) but plays worse: 41% in 100 games of
-# hard against hard as it is; a flatter race (weight 0.3) scored 50.9% in 110 (benchmarks/
-# RESULTS.md, red).
+# Steeper or flatter races played no better (benchmarks/RESULTS.md, red).
 
 
 def race(state: RedState) -> list[float]:
@@ -198,7 +196,7 @@ def evaluate(state: RedState) -> list[float]:
     n = state.n
     if n < 2:
         return [0.0] * n
-    if state.stage == S.OVER:
+    if state.stage == P.OVER:
         e, r = expected_prestige(state), None
     else:
         shares: list[list[float]] = [[] for _ in range(n)]
@@ -224,11 +222,11 @@ def _follow_up(state: RedState, p: int) -> None:
     the best tile placement."""
     if state.current_player() != p:
         return
-    if state.phase == S.MARKET and not state.took:
+    if state.phase == P.MARKET and not state.took:
         limit = state.take_limit(p)
         if limit > 0:
             state._apply_action(A.TAKE + limit - 1)
-    elif state.phase == S.CLAIMED:
+    elif state.phase == P.CLAIMED:
         best, best_v = None, -math.inf
         for a in state._legal_actions():
             if A.TILE <= a < A.DELIVER:
@@ -260,3 +258,13 @@ def action_heuristics(state: RedState) -> list[tuple[int, float]]:
         rivals = max((e[q] - base[q] for q in range(state.n) if q != p), default=0.0)
         out.append((a, gain - 0.2 * rivals))
     return out
+
+
+class RedEvaluation(Evaluation):
+    """Red's search hooks: ``evaluate`` and ``action_heuristics`` above."""
+
+    def evaluate(self, state: RedState) -> list[float]:
+        return evaluate(state)
+
+    def action_heuristics(self, state: RedState) -> list[tuple[int, float]]:
+        return action_heuristics(state)

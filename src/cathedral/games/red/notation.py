@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from cathedral.core.errors import IllegalActionError, NotationError
 from cathedral.games.red import actions as A
+from cathedral.games.red import phases as P
 from cathedral.games.red.components import (
     DICE,
     GROUPS,
@@ -92,31 +93,29 @@ def action_to_string(state: RedState, action: int) -> str:
 
 def chance_to_string(state: RedState, v: int) -> str:
     """Returns the notation of chance outcome value ``v`` at this node."""
-    from cathedral.games.red import state as S
-
     c = state.c
     stage = state.stage
     try:
-        if stage == S.PLAY and state.rolls:
+        if stage == P.PLAY and state.rolls:
             if 1 <= v <= 6:
                 return f"roll {DICE[state.rolls[0]]} {v}"
-        elif stage == S.S_TILES and v < 8:
+        elif stage == P.S_TILES and v < 8:
             return f"setup space {state.step + 1} {c.tile_ids[v]}"
-        elif stage == S.S_INFLUENCE and v < 12:
+        elif stage == P.S_INFLUENCE and v < 12:
             text = f"setup {GROUPS[c.influence_group[v]]} {c.influence_ids[v]}"
             if state.game.random_layout:
                 # which group sits on this quadrant is part of the outcome
                 return f"setup quadrant {state.step + 1} {text[6:]}"
             return text
-        elif stage == S.S_PLAN and v < len(c.plan_ids):
+        elif stage == P.S_PLAN and v < len(c.plan_ids):
             return f"setup plan {c.plan_ids[v]}"
-        elif stage == S.S_CARDS and v < 40:
+        elif stage == P.S_CARDS and v < 40:
             slot = state.game.fill_order(state.plan)[state.step]
             return f"setup {A.slot_name(slot)} {c.card_ids[v]}"
-        elif stage == S.S_WTILES and v < 28:
+        elif stage == P.S_WTILES and v < 28:
             slot = state.game.fill_order(state.plan)[state.step]
             return f"setup {A.slot_name(slot)} {c.workshop_ids[v]}"
-        elif stage == S.S_DICE:
+        elif stage == P.S_DICE:
             if state.step % 2 == 0 and v < 5:
                 return f"setup die {DICE[v]} space {state.setup_dice_space() + 1}"
             if state.step % 2 == 1 and 1 <= v <= 6:
@@ -242,8 +241,6 @@ def parse_action(state: RedState, norm: str, text: str) -> int:
 
 def why_illegal(state: RedState, action: int) -> str:
     """Returns the reason ``action`` is not legal for the player to move."""
-    from cathedral.games.red import state as S
-
     c = state.c
     p = state.cur
     who = state.game.player_names()[p]
@@ -252,9 +249,9 @@ def why_illegal(state: RedState, action: int) -> str:
     if name == "chance":
         return "chance outcomes are not a player's move"
     if name == "done":
-        if phase == S.START:
+        if phase == P.START:
             return "a basic action (claim, build or a die move) must come first"
-        if phase == S.CLAIMED:
+        if phase == P.CLAIMED:
             return "the claimed card's workshop tile must be placed first"
     if name in ("rubles", "reroll"):
         if state.track.prev_space(state.pos[p]) < 0:
@@ -267,8 +264,8 @@ def why_illegal(state: RedState, action: int) -> str:
                 return "the re-roll is allowed once per turn"
             if k not in state.dice_space:
                 return f"no die stands on market space {k + 1}"
-    basic = name in ("claim", "die") or (name in ("deliver", "ornament") and phase != S.BUILD)
-    if basic and phase != S.START:
+    basic = name in ("claim", "die") or (name in ("deliver", "ornament") and phase != P.BUILD)
+    if basic and phase != P.START:
         return f"{who} has already taken a basic action this turn"
     if name == "claim":
         if k not in state.slots:
@@ -279,12 +276,12 @@ def why_illegal(state: RedState, action: int) -> str:
             return f"{who} has no banner left"
         return f"{A.slot_name(k)} is not available: the card below it carries no banner"
     if name == "tile":
-        if phase != S.CLAIMED:
+        if phase != P.CLAIMED:
             return "no claimed card is waiting for its workshop tile"
         space, _up = divmod(k, 2)
         if space >= len(state.game.board_cost):
             return f"the workshop board has {len(state.game.board_cost)} spaces"
-        if state.ws_tile[p * S.W + space] >= 0:
+        if state.ws_tile[p * P.W + space] >= 0:
             return f"workshop space {space + 1} already holds a tile"
         cost = state.game.board_cost[space]
         return f"a face-up tile on space {space + 1} costs {cost} rubles, {who} has " \
@@ -294,7 +291,7 @@ def why_illegal(state: RedState, action: int) -> str:
         where = A.slot_name(slot)
         if slot not in state.slots:
             return f"{where} is not part of this cathedral"
-        left = 3 if phase == S.START else state.dleft
+        left = 3 if phase == P.START else state.dleft
         if left <= 0:
             return "all 3 deliveries of this build are used"
         inv = state.inv[p * 6 : p * 6 + 6]
@@ -328,7 +325,7 @@ def why_illegal(state: RedState, action: int) -> str:
             return f"{extra} extra steps cost {extra} rubles, {who} has {state.rubles[p]}"
         dest = (state.dice_space[d] + state.dice_pips[d] + extra) % 8
         return f"market space {dest + 1} already holds 3 dice"
-    if name in ("take", "influence", "activate") and phase != S.MARKET:
+    if name in ("take", "influence", "activate") and phase != P.MARKET:
         return "market actions come only right after moving a die"
     if name == "take":
         if state.took:

@@ -30,7 +30,7 @@ import numpy as np
 
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import MAX_WORKSHOP_SPACES
-from cathedral.games.red.state import PLAY
+from cathedral.games.red.phases import PLAY
 
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState
@@ -55,11 +55,12 @@ def observation_size() -> int:
 
 
 def observe(state: RedState, player: int) -> np.ndarray:
-    """Returns the observation of ``state`` for ``player`` (see the module docstring)."""
-    # Speed matters here (the research interfaces call this at every step): the blocks a move
-    # rarely changes (market, cathedral, each player) are kept on the state and reused while
-    # their facts are unchanged; the rest is gathered in Python lists and written with a few
-    # numpy calls, not one call per entry.
+    """Returns the observation of ``state`` for ``player`` (see the module docstring).
+
+    The research interfaces call it at every step: the blocks a move rarely changes (market,
+    cathedral, each player) are kept on the state and reused while their facts are unchanged;
+    the rest is gathered in Python lists and written with a few numpy calls.
+    """
     n = state.n
     out = np.zeros(SIZE, dtype=np.float32)
     at: list[int] = []  # scattered entries: positions and values

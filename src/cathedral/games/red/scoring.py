@@ -21,8 +21,7 @@ class Track:
         gaps = [b - a for a, b in zip(self.spaces, self.spaces[1:], strict=False)]
         gaps.append(self.spaces[0] + length - self.spaces[-1])
         self.max_gap = max([*gaps, self.spaces[0]])
-        # Tables for the first laps (every position a game reaches in practice); the lap
-        # arithmetic below covers the rest.
+        # Tables for the laps games reach; the lap arithmetic below covers the rest.
         self._limit = 4 * length
         self._count = [self._count_slow(x) for x in range(self._limit)]
         self._next = [self._next_slow(x) for x in range(self._limit)]

@@ -23,42 +23,53 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cathedral.core.contract import CHANCE, TERMINAL, State, check_history, ranked_returns
-from cathedral.core.errors import StateError
+from cathedral.core.contract import CHANCE, TERMINAL, State, ranked_returns
 from cathedral.games.red import actions as A
 from cathedral.games.red.components import (
     GROUPS,
     LEVELS,
     MAX_HEIGHT,
-    MAX_WORKSHOP_SPACES,
     ORNAMENT_MATERIAL,
-    PRESTIGE,
     RECOGNITION,
     RUBLES,
+)
+from cathedral.games.red.movegen import build_actions, legal_actions, market_actions
+from cathedral.games.red.notation import action_to_string, string_to_action
+from cathedral.games.red.observation import observe
+from cathedral.games.red.phases import (
+    AFTER,
+    BUILD,
+    CLAIMED,
+    MARKET,
+    NOT_SOLD,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    S_CARDS,
+    S_DICE,
+    S_INFLUENCE,
+    S_PLAN,
+    S_TILES,
+    S_WTILES,
+    SELLING,
+    SOLD,
+    STAGE_NAMES,
+    START,
+    W,
 )
 from cathedral.games.red.scoring import tie_break_key, tower_points
 
 if TYPE_CHECKING:
     from cathedral.games.red.game import RedGame
 
-# stages
-S_TILES, S_INFLUENCE, S_PLAN, S_CARDS, S_WTILES, S_DICE, PLAY, OVER = range(8)
-STAGE_NAMES = ("tiles", "influence", "plan", "cards", "workshop", "dice", "play", "over")
-# phases of a turn
-START, CLAIMED, BUILD, MARKET, AFTER = range(5)
-PHASE_NAMES = ("start", "claimed", "build", "market", "after")
-# the sale of prestige for rubles in this turn: none yet, selling now (the last decision was a
-# sale), over (a sale was followed by another decision: with rubles_timing=one_moment no more)
-NOT_SOLD, SELLING, SOLD = range(3)
-W = MAX_WORKSHOP_SPACES
 SLOTS = A.SLOTS
 
-_LIST_FIELDS = (
+LIST_FIELDS = (
     "market", "infl", "slot_card", "slot_tile", "owner", "built", "need", "orn", "orn_gems",
     "dice_space", "dice_pips", "supply", "inv", "rubles", "pos", "bin", "bout", "ws_tile",
     "ws_up", "orn_avail", "orn_placed", "completed", "rolls", "final",
 )
-_INT_FIELDS = (
+INT_FIELDS = (
     "stage", "step", "plan", "cur", "phase", "rerolled", "dleft", "mspace", "mdie", "took",
     "infl_act", "infl_count", "activated", "claim_slot", "resume", "turns", "trigger",
     "last_left", "sold",
@@ -230,7 +241,7 @@ class RedState(State):
         self.rubles[p] += 2 * sales
         try:
             scratch: list[int] = []
-            self._market_actions(p, scratch)
+            market_actions(self, p, scratch)
         finally:
             self.rubles[p] -= 2 * sales
         return any(A.INFLUENCE <= a < A.ACTIVATE for a in scratch)
@@ -242,93 +253,7 @@ class RedState(State):
                 - inv[b + 3] - inv[b + 4] - inv[b + 5])
 
     def _legal_actions(self) -> list[int]:
-        p = self.cur
-        phase = self.phase
-        out: list[int] = []
-        if phase == START:
-            self._claim_actions(p, out)
-            self._build_actions(p, 3, out)
-            self._die_actions(p, out)
-        elif phase == CLAIMED:
-            self._tile_actions(p, out)
-        elif phase == BUILD:
-            self._build_actions(p, self.dleft, out)
-            out.append(A.DONE)
-        elif phase == MARKET:
-            self._market_actions(p, out)
-            out.append(A.DONE)
-        else:
-            out.append(A.DONE)
-        if self.track.prev_space(self.pos[p]) >= 0:
-            if self.can_sell(p):
-                out.append(A.RUBLES)
-            if not self.rerolled:
-                spaces = set(self.dice_space)
-                out.extend(A.REROLL + s for s in sorted(spaces))
-        out.sort()
-        return out
-
-    def _claim_actions(self, p: int, out: list[int]) -> None:
-        if self.bin[p] + self.bout[p] == 0:
-            return
-        owner = self.owner
-        for s in self.slots:
-            if owner[s] < 0 and (s % MAX_HEIGHT == 0 or owner[s - 1] >= 0):
-                out.append(A.CLAIM + s)
-
-    def _build_actions(self, p: int, left: int, out: list[int]) -> None:
-        if left <= 0:
-            return
-        inv, need, owner, built = self.inv, self.need, self.owner, self.built
-        b = p * 6
-        mine = [m for m in range(6) if inv[b + m]]
-        if not mine:
-            return
-        orn, avail = self.orn, self.orn_avail
-        card_level = self.c.card_level
-        slot_card = self.slot_card
-        green, purple = inv[b + 4], inv[b + 5]
-        for s in self.slots:
-            if built[s]:
-                if orn[s] >= 0:
-                    continue
-                kind = card_level[slot_card[s]]
-                if not avail[p * 3 + kind] or not inv[b + ORNAMENT_MATERIAL[kind]]:
-                    continue
-                base = A.ORNAMENT + s * 6
-                for g, (ng, npu) in enumerate(A.GEM_SETS):
-                    if 1 + ng + npu <= left and ng <= green and npu <= purple:
-                        out.append(base + g)
-            elif owner[s] == p:
-                k = s * 6
-                for m in mine:
-                    if need[k + m]:
-                        out.append(A.DELIVER + k + m)
-
-    def _die_actions(self, p: int, out: list[int]) -> None:
-        space, pips = self.dice_space, self.dice_pips
-        count = [0] * 8
-        for sp in space:
-            count[sp] += 1
-        own = p + 1
-        rubles = self.rubles[p]
-        for d in range(5):
-            sp = space[d]
-            top = min(7, rubles) if d == 0 or d == own else 0
-            base = sp + pips[d]
-            for k in range(top + 1):
-                dest = (base + k) & 7
-                if count[dest] - (dest == sp) < 3:
-                    out.append(A.DIE + d * 8 + k)
-
-    def _tile_actions(self, p: int, out: list[int]) -> None:
-        costs = self.game.board_cost
-        rubles = self.rubles[p]
-        for k in range(len(costs)):
-            if self.ws_tile[p * W + k] < 0:
-                out.append(A.TILE + 2 * k)
-                if rubles >= costs[k]:
-                    out.append(A.TILE + 2 * k + 1)
+        return legal_actions(self)
 
     def take_limit(self, p: int) -> int:
         """Returns the most the market take may give now (0 when nothing)."""
@@ -339,53 +264,6 @@ class RedState(State):
         if r < 6:
             amount = min(amount, self.supply[r], self.free_slots(p))
         return amount
-
-    def _market_actions(self, p: int, out: list[int]) -> None:
-        if not self.took:
-            for k in range(self.take_limit(p)):
-                out.append(A.TAKE + k)
-        card = self.infl[self.mspace >> 1]
-        for i, act in enumerate(self.c.influence_actions[card]):
-            if self.infl_act not in (-1, i) or (act.lightning and self.infl_count):
-                continue
-            if act.choice:
-                for m in range(6):
-                    if self._influence_ok(p, act, m):
-                        out.append(A.INFLUENCE + i * 7 + 1 + m)
-            elif self._influence_ok(p, act, -1):
-                out.append(A.INFLUENCE + i * 7)
-        if not self.activated:
-            dice = self.game.board_die
-            for k in range(len(dice)):
-                if dice[k] == self.mdie and self.ws_up[p * W + k]:
-                    out.append(A.ACTIVATE + k)
-
-    def _influence_ok(self, p: int, act, m: int) -> bool:
-        """Whether influence action ``act`` (with chosen material ``m``) can be paid and
-        would give something (a payment for nothing is never offered)."""
-        inv, b = self.inv, p * 6
-        pay, gain = act.pay, act.gain
-        if pay[RUBLES] > self.rubles[p]:
-            return False
-        paid = 0
-        for i in range(6):
-            if pay[i]:
-                if inv[b + i] < pay[i] + (act.choice_n if act.choice == "pay" and m == i else 0):
-                    return False
-                paid += pay[i]
-        if act.choice == "pay":
-            if inv[b + m] < act.choice_n or gain[m]:
-                return False
-            paid += act.choice_n
-        if gain[RUBLES] or gain[RECOGNITION] or gain[PRESTIGE]:
-            return True
-        room = self.free_slots(p) + paid
-        if room <= 0:
-            return False
-        supply = self.supply
-        if act.choice == "gain" and supply[m] + (pay[m] if m >= 0 else 0) > 0:
-            return True
-        return any(gain[i] and supply[i] + pay[i] > 0 for i in range(6))
 
     def _is_legal(self, action: int) -> bool:
         return action in self._legal_actions()
@@ -518,12 +396,12 @@ class RedState(State):
         p = self.cur
         if self.phase == BUILD:
             scratch: list[int] = []
-            self._build_actions(p, self.dleft, scratch)
+            build_actions(self, p, self.dleft, scratch)
             if not scratch:
                 self.phase = AFTER
         elif self.phase == MARKET:
             scratch = []
-            self._market_actions(p, scratch)
+            market_actions(self, p, scratch)
             if not scratch and not self._sale_opens_influence(p):
                 self._start_rolls(self.mspace, AFTER)
                 return
@@ -735,202 +613,83 @@ class RedState(State):
     # ----- contract plumbing --------------------------------------------------------------------
 
     def clone(self) -> RedState:
-        # Every attribute is an int, a flat list or shared and immutable (the game, its
-        # components and track, the plan's slots): copy the dict, then the lists.
+        # Attributes are ints, flat lists or shared immutables: copy the dict, then the lists.
         other = RedState.__new__(RedState)
         d = other.__dict__
         d.update(self.__dict__)
-        for name in _LIST_FIELDS:
+        for name in LIST_FIELDS:
             d[name] = d[name][:]
         d["_history"] = d["_history"][:]
         return other
 
     def position_key(self) -> tuple:
         # Every field but the history, nested lists frozen into tuples: far cheaper than JSON.
-        return tuple(_freeze(getattr(self, name)) for name in _LIST_FIELDS) + tuple(
-            getattr(self, name) for name in _INT_FIELDS
+        return tuple(_freeze(getattr(self, name)) for name in LIST_FIELDS) + tuple(
+            getattr(self, name) for name in INT_FIELDS
         )
 
     def _to_dict(self) -> dict:
-        data = {name: getattr(self, name) for name in _LIST_FIELDS}
-        data.update({name: getattr(self, name) for name in _INT_FIELDS})
+        data = {name: getattr(self, name) for name in LIST_FIELDS}
+        data.update({name: getattr(self, name) for name in INT_FIELDS})
         data["layout"] = [GROUPS[g] if g >= 0 else None for g in self.layout()]
         data["history"] = list(self._history)
         return data
 
     def _action_to_string(self, action: int) -> str:
-        from cathedral.games.red.notation import action_to_string
-
         return action_to_string(self, action)
 
     def _string_to_action(self, text: str) -> int:
-        from cathedral.games.red.notation import string_to_action
-
         return string_to_action(self, text)
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
-        from cathedral.games.red.observation import observe
-
         return observe(self, self.cur if player is None else player)
 
-    def __str__(self) -> str:
-        from cathedral.games.red.render import render_text
-
-        return render_text(self, color=False)
-
-    def render(self, *, color: bool = False, width: int | None = None,
-               height: int | None = None) -> str:
-        if width is None:
-            from cathedral.games.red.render import render_text
-
-            return render_text(self, color=color)
-        from cathedral.games.red.screen import screen
-
-        return screen(self, color=color, width=width, height=height)
-
-    def picture(self) -> dict:
-        from cathedral.games.red.picture import picture
-
-        return picture(self)
-
-    def describe_action(self, action: int) -> str:
-        from cathedral.games.red.narrate import describe
-
-        return describe(self, action)
-
     def skipped_after(self, action: int) -> list[int]:
-        from cathedral.games.red.narrate import skipped
-
-        return skipped(self, action)
+        mover = self.current_player()
+        if mover < 0:
+            return []
+        after = self.clone()
+        after._apply_action(action)
+        return passed_over(self, after, mover)
 
     def turn_starts(self) -> bool:
         return self.stage == PLAY and self.phase == START
 
-    def prompt_hint(self) -> str:
-        from cathedral.games.red.render import prompt_hint
 
-        return prompt_hint(self)
-
-    def evaluate(self) -> list[float]:
-        from cathedral.games.red.heuristic import evaluate
-
-        return evaluate(self)
-
-    def action_heuristics(self) -> list[tuple[int, float]]:
-        from cathedral.games.red.heuristic import action_heuristics
-
-        return action_heuristics(self)
+def passed_over(state: RedState, after: RedState, mover: int) -> list[int]:
+    """The players between ``mover`` and the next to move in ``after`` when the turn passes:
+    they are skipped."""
+    if after.is_terminal() or after.cur == mover:
+        return []
+    out = []
+    expected = (mover + 1) % state.n
+    while expected != after.cur:
+        out.append(expected)
+        expected = (expected + 1) % state.n
+    return out
 
 
-def state_from_dict(game: RedGame, data: dict) -> RedState:
-    """Rebuilds a state from ``_to_dict`` output, checking every field and the invariants.
-
-    Raises:
-        StateError: "corrupt state: ..." naming the field and what was expected.
-    """
-    c, n = game.components, game.num_players
-
-    def bad(msg: str) -> StateError:
-        return StateError(f"corrupt state: {msg}")
-
-    if not isinstance(data, dict):
-        raise bad("expected an object")
-    lengths = {
-        "market": 8, "infl": 4, "slot_card": SLOTS, "slot_tile": SLOTS, "owner": SLOTS,
-        "built": SLOTS, "need": SLOTS * 6, "orn": SLOTS, "orn_gems": SLOTS, "dice_space": 5,
-        "dice_pips": 5, "supply": 6, "inv": n * 6, "rubles": n, "pos": n, "bin": n, "bout": n,
-        "ws_tile": n * W, "ws_up": n * W, "orn_avail": n * 3, "orn_placed": n, "completed": n,
-    }
-    state = RedState(game, _blank=True)
-    for name in _LIST_FIELDS:
-        value = data.get(name)
-        if not isinstance(value, list) or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in value
-        ):
-            raise bad(f"field {name!r} must be a list of integers, got {value!r:.60}")
-        if name in lengths and len(value) != lengths[name]:
-            raise bad(f"field {name!r} has {len(value)} entries, expected {lengths[name]}")
-        setattr(state, name, list(value))
-    for name in _INT_FIELDS:
-        value = data.get(name)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise bad(f"field {name!r} must be an integer, got {value!r}")
-        setattr(state, name, value)
-    state._history = check_history(data, game)
-    if not 0 <= state.stage <= OVER:
-        raise bad(f"stage {state.stage} out of range 0..{OVER}")
-    if not 0 <= state.cur < n:
-        raise bad(f"player to move {state.cur} out of range 0..{n - 1}")
-    if not 0 <= state.phase < len(PHASE_NAMES):
-        raise bad(f"phase {state.phase} out of range")
-    if not -1 <= state.plan < len(c.plan_ids) or (
-        state.plan >= 0 and c.plan_players[state.plan] != n
-    ):
-        raise bad(f"plan {state.plan} is not a plan for {n} players")
-    if state.stage > S_PLAN and state.plan < 0:
-        raise bad("no building plan after the plan was drawn")
-    state._set_plan(state.plan)
-    for name, hi in (("market", 7), ("infl", 11), ("slot_card", 39), ("slot_tile", 27),
-                     ("owner", n - 1), ("orn", n - 1), ("rolls", 4), ("dice_space", 7)):
-        for x in getattr(state, name):
-            if not -1 <= x <= hi:
-                raise bad(f"field {name!r} holds {x}, expected -1..{hi}")
-    if state.sold < 0:
-        raise bad(f"field 'sold' is {state.sold}, expected 0..{SOLD}")
-    layout = state.layout()
-    placed = [g for g in layout if g >= 0]
-    if len(placed) != len(set(placed)):
-        raise bad(f"field 'infl' puts two cards of one influence group on the market: "
-                  f"{state.infl}")
-    if not game.random_layout and any(g not in (-1, q) for q, g in enumerate(layout)):
-        raise bad("with influence_layout=fixed, quadrant q holds a card of group q")
-    names = [GROUPS[g] if g >= 0 else None for g in layout]
-    if data.get("layout", names) != names:
-        raise bad(f"field 'layout' is {data.get('layout')!r:.80}, the influence cards on the "
-                  f"quadrants say {names}")
-    tiles = len(c.workshop_ids)
-    for x in state.ws_tile:
-        if not -1 <= x < tiles:
-            raise bad(f"field 'ws_tile' holds {x}, expected -1..{tiles - 1}")
-    for name, hi in (("mspace", 7), ("mdie", 4), ("claim_slot", SLOTS - 1), ("trigger", n - 1),
-                     ("infl_act", 1), ("resume", len(PHASE_NAMES) - 1), ("sold", SOLD)):
-        if not -1 <= getattr(state, name) <= hi:
-            raise bad(f"field {name!r} is {getattr(state, name)}, expected -1..{hi}")
-    for name in ("supply", "inv", "rubles", "pos", "bin", "bout", "need", "orn_avail",
-                 "orn_placed", "completed", "built", "ws_up", "orn_gems", "dice_pips"):
-        if any(x < 0 for x in getattr(state, name)):
-            raise bad(f"field {name!r} holds a negative number")
-    if state.stage >= PLAY:
-        # conservation: supply + inventories + materials waiting on unfinished cards
-        for m in range(6):
-            held = sum(state.inv[p * 6 + m] for p in range(n))
-            placed = sum(
-                c.card_cost[state.slot_card[s]][m] - state.need[s * 6 + m]
-                for s in state.slots if not state.built[s]
-            )
-            if state.supply[m] + held + placed != c.supply[m]:
-                raise bad(
-                    f"{c_material(m)}: supply {state.supply[m]} + held {held} + placed "
-                    f"{placed} != {c.supply[m]}"
-                )
-        for p in range(n):
-            banners = state.bin[p] + state.bout[p] + sum(
-                1 for s in state.slots if state.owner[s] == p
-            )
-            if banners != c.banners:
-                raise bad(f"{game.player_names()[p]} has {banners} banners, expected "
-                          f"{c.banners}")
-            if state.free_slots(p) < 0:
-                raise bad(f"{game.player_names()[p]}'s inventory holds more than its slots")
-    if state.stage == OVER and len(state.final) != n:
-        raise bad(f"finished game with {len(state.final)} final scores, expected {n}")
-    return state
-
-
-def c_material(m: int) -> str:
-    from cathedral.games.red.components import MATERIALS
-
-    return MATERIALS[m]
-
-
-__all__ = ["LEVELS", "RedState", "state_from_dict"]
+__all__ = [
+    "AFTER",
+    "BUILD",
+    "CLAIMED",
+    "LEVELS",
+    "MARKET",
+    "NOT_SOLD",
+    "OVER",
+    "PHASE_NAMES",
+    "PLAY",
+    "SELLING",
+    "SOLD",
+    "STAGE_NAMES",
+    "START",
+    "S_CARDS",
+    "S_DICE",
+    "S_INFLUENCE",
+    "S_PLAN",
+    "S_TILES",
+    "S_WTILES",
+    "RedState",
+    "W",
+    "passed_over",
+]

@@ -232,8 +232,7 @@ def stone_steps(
             if board[q] or (touched >> q) & 1:
                 break
             e = board[ray[k + 1]] if k + 1 < length else 0
-            # a landing in front of an enemy always approaches; a plain walk is offered
-            # only where nothing converts, and never inside a chain
+            # A landing before an enemy approaches; a plain walk only outside chains.
             if (e != 0 and e != colour) or not (chain or behind):
                 out.append(base + 2 * k)
             if behind:

@@ -18,7 +18,7 @@ from cathedral.games.allmer.geometry import (
     SIZE,
     point_name,
 )
-from cathedral.games.allmer.rules import PASSAGE_BASE, STOP, decode_step
+from cathedral.games.allmer.movegen import PASSAGE_BASE, STOP, decode_step
 
 if TYPE_CHECKING:
     from cathedral.games.allmer.state import AllmerState
@@ -134,3 +134,15 @@ def status_line(state: AllmerState) -> str:
     if state.chain >= 0:
         text += f", converting with the stone on {point_name(state.chain)}"
     return text
+
+
+def prompt_hint(state: AllmerState) -> str:
+    """Returns which stone must go on converting, while a chain is in progress."""
+    if state.termination is not None or state.chain < 0:
+        return ""
+    name = state.game.player_names()[state.player]
+    return (
+        f"{name} is converting: the stone on {point_name(state.chain)} may convert again "
+        f"({'a step ending in A or W' if state._cfg.withdraw else 'a step ending in A'}), "
+        "or type stop to end the turn"
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cathedral.games.allmer.geometry import COORDS, MOUTHS, NUM_POINTS, PARTNER, point_name
-from cathedral.games.allmer.rules import (
+from cathedral.games.allmer.movegen import (
     APPROACH,
     PASSAGE,
     PASSAGE_BASE,

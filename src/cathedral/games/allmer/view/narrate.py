@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cathedral.games.allmer.geometry import point_name
-from cathedral.games.allmer.state import MIN_ALIVE
+from cathedral.games.allmer.movegen import MIN_ALIVE
+from cathedral.games.allmer.state import passed_over
 
 if TYPE_CHECKING:
     from cathedral.games.allmer.state import AllmerState
@@ -37,30 +38,7 @@ def describe(state: AllmerState, action: int) -> str:
             notes.append(f"goes on converting with the stone on {point_name(after.chain)}")
         else:
             notes += [f"{names[p]} cannot move and is skipped"
-                      for p in _passed_over(mover, after)]
+                      for p in passed_over(mover, after)]
     else:
         notes.append(after.result_string())
     return text + ("; " + "; ".join(notes) if notes else "")
-
-
-def _passed_over(mover: int, after: AllmerState) -> list[int]:
-    """The players still in the game between ``mover`` and the next to move: they cannot
-    move and are skipped."""
-    n = len(after.counts)
-    out = []
-    step = 1
-    while (mover + step) % n != after.player and step < n:
-        if after.alive((mover + step) % n):
-            out.append((mover + step) % n)
-        step += 1
-    return out
-
-
-def skipped(state: AllmerState, action: int) -> list[int]:
-    """The players whose turn ``action`` skips."""
-    after = state.clone()
-    after._apply_action(action)
-    if after.termination is not None or (after.player == state.current_player()
-                                         and after.chain >= 0):
-        return []
-    return _passed_over(state.current_player(), after)

@@ -1,4 +1,5 @@
-"""The text board of classic Cathedral, plain or with ANSI colours.
+"""The text board of classic Cathedral, plain or with ANSI colours (``render`` is
+``str(state)`` and ``state.render(...)``).
 
 Each square shows one character: a building's letter (upper case Light, lower case Dark), ``#``
 for the Cathedral, ``+`` Light territory, ``-`` Dark territory, ``.`` empty. The colour form
@@ -12,12 +13,17 @@ Abbey and Academy are mirror images).
 
 from __future__ import annotations
 
+import re
+
+from cathedral.games.classic import notation
 from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
     ACTION_SQUARES,
     COLOUR_NAMES,
     DARK,
     FILES,
+    GONE,
+    IN_HAND,
     LIGHT,
     PLAYER_BUILDINGS,
     SIZE,
@@ -26,7 +32,7 @@ from cathedral.games.classic.pieces import (
     shape,
     squares_of,
 )
-from cathedral.games.classic.rules import GONE, IN_HAND, Position
+from cathedral.games.classic.state import ClassicState, Position
 
 LETTERS = {
     Building.TAVERN: "T",
@@ -199,6 +205,32 @@ def _star_last(board: list[str], last_action: int) -> list[str]:
 
 def _plain(text: str) -> str:
     """Returns ``text`` without ANSI codes (for measuring it)."""
-    import re
-
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def render(state: ClassicState, *, color: bool = False, width: int | None = None) -> str:
+    """Returns the text board and a status line; given a terminal ``width``, the terminal's
+    layout (the shapes in hand beside the board, the last placement marked even without
+    colour)."""
+    position = state.position
+    history = state.history()
+    last = history[-1] if history else None
+    if width is None:
+        text = board_text(position, last_action=last, color=color)
+    else:
+        text = "\n".join(terminal_text(position, last_action=last, color=color, width=width))
+    if last is not None:
+        text += f"\nLast: {COLOUR_NAMES[state.last_mover()]} {notation.action_string(last)}"
+    if state.is_terminal():
+        text += "\n" + state.result_string()
+    elif position.to_move in (LIGHT, DARK):
+        text += f"\n{COLOUR_NAMES[position.to_move]} to move."
+    return text
+
+
+def prompt_hint(state: ClassicState) -> str:
+    """Returns the reminder that Light's first placement is the Cathedral, when it is."""
+    position = state.position
+    if position.to_move == LIGHT and position.cathedral_state == IN_HAND:
+        return "Light places the Cathedral first (e.g. 'Cathedral e4 d5 e5 f5 e6 e7')."
+    return ""

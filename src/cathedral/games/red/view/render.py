@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cathedral.games.red import actions as A
+from cathedral.games.red import phases as P
 from cathedral.games.red.components import (
     DICE,
     GAINS,
@@ -21,6 +22,7 @@ from cathedral.games.red.components import (
     ORNAMENTS,
     RESOURCES,
 )
+from cathedral.games.red.movegen import claim_actions
 from cathedral.games.red.notation import GEM_WORDS
 
 if TYPE_CHECKING:
@@ -60,8 +62,6 @@ def market_text(state: RedState, space: int) -> str:
 
 
 def render_text(state: RedState, *, color: bool = False) -> str:
-    from cathedral.games.red import state as S
-
     c, n, game = state.c, state.n, state.game
     names = game.player_names()
 
@@ -73,17 +73,17 @@ def render_text(state: RedState, *, color: bool = False) -> str:
 
     lines = []
     cur = state.current_player()
-    if state.stage == S.OVER:
+    if state.stage == P.OVER:
         status = "game over: " + state.result_string()
-    elif state.stage < S.PLAY:
-        status = f"setup ({S.STAGE_NAMES[state.stage]})"
+    elif state.stage < P.PLAY:
+        status = f"setup ({P.STAGE_NAMES[state.stage]})"
     else:
         status = f"round {state.turns // n + 1}, {who(state.cur)} to move" + (
-            " (dice rolling)" if cur < 0 else f" ({S.PHASE_NAMES[state.phase]})"
+            " (dice rolling)" if cur < 0 else f" ({P.PHASE_NAMES[state.phase]})"
         )
     side = "advanced" if game.advanced else "basic"
     lines.append(paint(f"The Red Cathedral - {n} players, {side} workshop - ", "bold") + status)
-    if state.trigger >= 0 and state.stage != S.OVER:
+    if state.trigger >= 0 and state.stage != P.OVER:
         lines.append(f"  END TRIGGERED by {who(state.trigger)}: "
                      f"{plural(state.last_left, 'last turn')} after this one")
 
@@ -95,7 +95,7 @@ def render_text(state: RedState, *, color: bool = False) -> str:
             paint(f"{DICE[d]} {state.dice_pips[d]}", DICE[d])
             for d in range(5) if state.dice_space[d] == sp
         ) or "-"
-        mark = " <" if sp == state.mspace and state.phase == S.MARKET else ""
+        mark = " <" if sp == state.mspace and state.phase == P.MARKET else ""
         lines.append(f"  {sp + 1} {group:<9} {market_text(state, sp):<15} dice: {dice}{mark}")
     if any(q >= 0 for q in state.infl):
         lines.append("INFLUENCE (one of the two actions, in the quadrant where the die stops)")
@@ -113,8 +113,8 @@ def render_text(state: RedState, *, color: bool = False) -> str:
         lines.append(f"CATHEDRAL plan {c.plan_ids[state.plan]} (bottom to top; "
                      f"* claimable; penalties a completion would cause in [])")
         claimable = set()
-        if cur >= 0 and state.phase == S.START:
-            state._claim_actions(state.cur, out := [])
+        if cur >= 0 and state.phase == P.START:
+            claim_actions(state, state.cur, out := [])
             claimable = {a - A.CLAIM for a in out}
         for t, height in enumerate(state.heights()):
             for h in range(height):
@@ -148,7 +148,7 @@ def render_text(state: RedState, *, color: bool = False) -> str:
                             f"({tile_text(state, state.slot_tile[s])})"
                 lines.append(text.rstrip())
 
-    if state.stage >= S.PLAY:
+    if state.stage >= P.PLAY:
         lines.append(f"SUPPLY {_amounts(state.supply)} (rubles unlimited)")
         lines.append("PLAYERS (prestige counts prestige spaces; the marker moves by recognition)")
         for p in range(n):
@@ -166,19 +166,19 @@ def render_text(state: RedState, *, color: bool = False) -> str:
             lines.append(f"     ornaments left {orn}; placed {state.orn_placed[p]}")
             spaces = []
             for k in range(len(game.board_die)):
-                tile = state.ws_tile[p * S.W + k]
+                tile = state.ws_tile[p * P.W + k]
                 label = f"{k + 1} {DICE[game.board_die[k]]}({game.board_cost[k]})"
                 if game.board_ornament[k] >= 0:
                     label += f"[{ORNAMENTS[game.board_ornament[k]]}]"
                 if tile >= 0:
-                    face = tile_text(state, tile) if state.ws_up[p * S.W + k] else "face down"
+                    face = tile_text(state, tile) if state.ws_up[p * P.W + k] else "face down"
                     label += f": {c.workshop_ids[tile]} {face}"
                 spaces.append(label)
             lines.append("     workshop " + " | ".join(spaces))
-        if cur >= 0 and state.phase == S.START:
+        if cur >= 0 and state.phase == P.START:
             lines.append(f"DIE MOVES for {who(state.cur)} (no paid steps): " + "; ".join(
                 _die_preview(state, d) for d in range(5)))
-    if state.stage == S.OVER:
+    if state.stage == P.OVER:
         lines.append("FINAL SCORING")
         for p, row in enumerate(state.final_breakdown()):
             lines.append(f"  {who(p)}: track {row['track']} + leftovers {row['leftovers']} + "
@@ -201,8 +201,6 @@ def _die_preview(state: RedState, d: int) -> str:
 
 def prompt_hint(state: RedState) -> str:
     """Returns one line: who is to move and what is still allowed in this turn."""
-    from cathedral.games.red import state as S
-
     if state.current_player() < 0:
         return ""
     c = state.c
@@ -215,18 +213,18 @@ def prompt_hint(state: RedState) -> str:
         optional.append("reroll N")
     opt = f"; optional: {', '.join(optional)}" if optional else ""
     phase = state.phase
-    if phase == S.START:
+    if phase == P.START:
         return (f"{name}: one basic action - claim a card, build (deliver/ornament, up to 3 "
                 f"materials) or move a die{opt}")
-    if phase == S.CLAIMED:
+    if phase == P.CLAIMED:
         tile = state.slot_tile[state.claim_slot]
         return (f"{name}: place tile {c.workshop_ids[tile]} ({tile_text(state, tile)}) from "
                 f"{A.slot_name(state.claim_slot)}: tile up N (pay the space's cost, gain now) or "
                 f"tile down N{opt}")
-    if phase == S.BUILD:
+    if phase == P.BUILD:
         return (f"{name}: {plural(state.dleft, 'delivery', 'deliveries')} left (deliver, "
                 f"ornament) or done{opt}")
-    if phase == S.MARKET:
+    if phase == P.MARKET:
         # only what is legal now: a tile to activate is offered only if the player has one
         legal = state.legal_actions()
         left = []
@@ -239,7 +237,7 @@ def prompt_hint(state: RedState) -> str:
         spaces = [a - A.ACTIVATE + 1 for a in legal if A.ACTIVATE <= a < A.CHANCE]
         if spaces:
             left.append(" or ".join(
-                f"activate {k} ({tile_text(state, state.ws_tile[p * S.W + k - 1])})"
+                f"activate {k} ({tile_text(state, state.ws_tile[p * P.W + k - 1])})"
                 for k in spaces))
         if not left and state.can_sell(p):
             left.append("rubles first to afford an influence action")

@@ -20,13 +20,16 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from cathedral.games.red import actions as A
+from cathedral.games.red import phases as P
 from cathedral.games.red.components import DICE, GROUPS, LEVELS, MAX_HEIGHT, ORNAMENTS, RESOURCES
-from cathedral.games.red.render import (
+from cathedral.games.red.movegen import claim_actions
+from cathedral.games.red.view.render import (
     ANSI,
     RESET,
     _amounts,
     _die_preview,
     plural,
+    render_text,
     tile_text,
 )
 
@@ -45,8 +48,6 @@ def last_place(state: RedState) -> tuple[str, int] | None:
     activated, what was taken at the market) give way to the turn's basic action before them:
     the card claimed or built, or the space the die was moved to.
     """
-    from cathedral.games.red import state as S
-
     for action in reversed(state._history):
         block, offset = A.block_of(action)
         if block == "claim":
@@ -55,9 +56,9 @@ def last_place(state: RedState) -> tuple[str, int] | None:
             return "slot", offset // 6
         if block == "die":
             return "space", state.dice_space[offset // 8]
-        if block in ("take", "influence", "reroll") and state.phase == S.MARKET:
+        if block in ("take", "influence", "reroll") and state.phase == P.MARKET:
             return "space", state.mspace
-        if block in ("tile", "activate") and state.phase != S.START:
+        if block in ("tile", "activate") and state.phase != P.START:
             return "workshop", state.cur  # the mover's workshop while their turn lasts
     return None
 
@@ -80,8 +81,6 @@ def fit(lines: list[str], width: int) -> list[str]:
 
 def screen(state: RedState, *, color: bool, width: int, height: int | None) -> str:
     """Returns the board for a terminal of ``width`` x ``height`` (height None: unknown)."""
-    from cathedral.games.red.render import render_text
-
     if height is not None and height < FULL_HEIGHT:
         return "\n".join(compact_lines(state, color=color, width=width, height=height))
     lines = mark_last(state, render_text(state, color=color).splitlines(), color=color)
@@ -125,9 +124,6 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
     """Returns the compact screen (see the module docstring), fitted to ``width``; with a
     ``height``, what matters least now is left out until it fits (rivals first, then the
     cards beyond the first few; the prompt's ``board`` command prints the full screen)."""
-    from cathedral.games.red import state as S
-    from cathedral.games.red.render import render_text
-
     c, n, game = state.c, state.n, state.game
     names = game.player_names()
 
@@ -137,7 +133,7 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
     def who(p: int) -> str:
         return paint(names[p], names[p])
 
-    if state.stage < S.PLAY or state.stage == S.OVER:
+    if state.stage < P.PLAY or state.stage == P.OVER:
         return fit(render_text(state, color=color).splitlines(), width)
     cur = state.current_player()
     me = state.cur
@@ -146,28 +142,28 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
     # name -> (priority, lines): 0 always kept; higher numbers are cut first.
     sections: dict[str, tuple[int, list[str]]] = {}
     status = f"round {state.turns // n + 1}, {who(me)} to move" + (
-        " (dice rolling)" if cur < 0 else f" ({S.PHASE_NAMES[phase]})")
+        " (dice rolling)" if cur < 0 else f" ({P.PHASE_NAMES[phase]})")
     head = [paint("The Red Cathedral - ", "bold") + status]
     if state.trigger >= 0:
         head.append(f"  END TRIGGERED by {who(state.trigger)}: "
                     f"{plural(state.last_left, 'last turn')} after this one")
     sections["header"] = (0, head)
-    if phase in (S.START, S.MARKET, S.AFTER):
+    if phase in (P.START, P.MARKET, P.AFTER):
         last_space = place[1] if place and place[0] == "space" else None
-        sections["market"] = (1 if phase != S.AFTER else 3, _market(state, paint, last_space))
-    if phase == S.START and cur >= 0:
+        sections["market"] = (1 if phase != P.AFTER else 3, _market(state, paint, last_space))
+    if phase == P.START and cur >= 0:
         sections["die moves"] = (1, ["DIE MOVES: " + "; ".join(_die_preview(state, d)
                                                                for d in range(5))])
-    if phase == S.MARKET:
+    if phase == P.MARKET:
         card = state.infl[state.mspace >> 1]
         if card >= 0:
             acts = "   ".join(f"{i + 1}) {a.describe()}"
                              for i, a in enumerate(c.influence_actions[card]))
             sections["influence"] = (1, [f"INFLUENCE {GROUPS[c.influence_group[card]]} "
                                          f"{c.influence_ids[card]}: {acts}"])
-    if phase in (S.START, S.BUILD):
-        sections["cathedral"] = (2 if phase == S.START else 1,
-                                 _cards(state, me, phase == S.START and cur >= 0, who))
+    if phase in (P.START, P.BUILD):
+        sections["cathedral"] = (2 if phase == P.START else 1,
+                                 _cards(state, me, phase == P.START and cur >= 0, who))
     pos = state.pos[me]
     mine = [
         f" {'>' if cur >= 0 else ' '}{who(me)}: prestige {state.track.prestige(pos)}, marker "
@@ -176,7 +172,7 @@ def compact_lines(state: RedState, *, color: bool, width: int = 80,
         f"     inventory {_amounts(state.inv[me * 6 : me * 6 + 6])} ({state.free_slots(me)} "
         f"free); banners {state.bin[me]} + {state.bout[me]} outside",
     ]
-    if phase == S.BUILD:
+    if phase == P.BUILD:
         orn = " ".join(f"{ORNAMENTS[k]} {state.orn_avail[me * 3 + k]}" for k in range(3))
         mine.append(f"     ornaments left {orn}")
     else:
@@ -234,8 +230,6 @@ def _market(state: RedState, paint, last_space: int | None) -> list[str]:
     """Returns the market in two rows of four spaces of 20 columns: ``>`` marks the space of
     the market visit, ``*`` the space of the last decision; dice as initial and pips (``W4``
     white 4, ``R`` red, ``B`` blue, ``Y`` yellow, ``G`` green)."""
-    from cathedral.games.red import state as S
-
     c = state.c
     groups = []
     for q in range(4):
@@ -253,7 +247,7 @@ def _market(state: RedState, paint, last_space: int | None) -> list[str]:
             goods = f"{_SHORT.get(resource, resource)} x{c.tile_yield[tile]}"
         else:
             goods = "?"
-        mark = (">" if sp == state.mspace and state.phase == S.MARKET
+        mark = (">" if sp == state.mspace and state.phase == P.MARKET
                 else "*" if sp == last_space else " ")
         visible = len(_ANSI.sub("", dice))
         # 20 columns: mark, space number, goods (9), dice as initial and pips (up to 3: 6).
@@ -264,13 +258,11 @@ def _market(state: RedState, paint, last_space: int | None) -> list[str]:
 
 
 def _cards(state: RedState, me: int, claims: bool, who) -> list[str]:
-    from cathedral.games.red import state as S
-
     c = state.c
     claimable: set[int] = set()
     if claims:
         out: list[int] = []
-        state._claim_actions(me, out)
+        claim_actions(state, me, out)
         claimable = {a - A.CLAIM for a in out}
     lines = []
     built = []
@@ -284,7 +276,7 @@ def _cards(state: RedState, me: int, claims: bool, who) -> list[str]:
             if s in claimable or mine:
                 level = LEVELS[c.card_level[card]]
                 # While building, what is still needed says more than the whole cost.
-                cost = ("" if state.phase == S.BUILD and mine
+                cost = ("" if state.phase == P.BUILD and mine
                         else f"cost {_amounts(c.card_cost[card])}, ")
                 text = (f"  {A.slot_name(s)}{'*' if s in claimable else ' '} {level:<10} "
                         f"{cost}{c.card_recognition[card]} rec")
@@ -305,7 +297,7 @@ def _cards(state: RedState, me: int, claims: bool, who) -> list[str]:
     head = ("CATHEDRAL (* claimable" + (", yours to build" if any(
         state.owner[s] == me and not state.built[s] for s in range(len(state.owner))) else "")
         + ")")
-    if state.phase == S.BUILD:
+    if state.phase == P.BUILD:
         head = "YOUR CARDS TO BUILD"
     out = [head, *lines]
     if built:
@@ -314,15 +306,13 @@ def _cards(state: RedState, me: int, claims: bool, who) -> list[str]:
 
 
 def _workshop(state: RedState, p: int) -> str:
-    from cathedral.games.red import state as S
-
     game = state.game
     spaces = []
     for k in range(len(game.board_die)):
-        tile = state.ws_tile[p * S.W + k]
+        tile = state.ws_tile[p * P.W + k]
         label = f"{k + 1} {DICE[game.board_die[k]][0].upper()}{game.board_cost[k]}"
         if tile >= 0:
-            face = tile_text(state, tile) if state.ws_up[p * S.W + k] else "down"
+            face = tile_text(state, tile) if state.ws_up[p * P.W + k] else "down"
             label += f" [{face}]"
         spaces.append(label)
     return "workshop (space, die, cost): " + ", ".join(spaces)

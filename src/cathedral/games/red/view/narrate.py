@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cathedral.games.red.components import MATERIALS
+from cathedral.games.red.state import passed_over
 
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState
@@ -51,27 +52,5 @@ def describe(state: RedState, action: int) -> str:
     if after.is_terminal():
         notes.append("the game is over")
     else:
-        notes += [f"{names[p]} is skipped" for p in _passed_over(state, after, mover)]
+        notes += [f"{names[p]} is skipped" for p in passed_over(state, after, mover)]
     return text + (" (" + "; ".join(notes) + ")" if notes else "")
-
-
-def _passed_over(state: RedState, after: RedState, mover: int) -> list[int]:
-    """The players between ``mover`` and the next to move when the turn passes."""
-    if after.is_terminal() or after.cur == mover:
-        return []
-    out = []
-    expected = (mover + 1) % state.n
-    while expected != after.cur:
-        out.append(expected)
-        expected = (expected + 1) % state.n
-    return out
-
-
-def skipped(state: RedState, action: int) -> list[int]:
-    """The players whose turn ``action`` skips."""
-    mover = state.current_player()
-    if mover < 0:
-        return []
-    after = state.clone()
-    after._apply_action(action)
-    return _passed_over(state, after, mover)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cathedral.games.red import actions as A
+from cathedral.games.red import phases as P
 from cathedral.games.red.components import (
     DICE,
     GROUPS,
@@ -21,7 +22,7 @@ from cathedral.games.red.components import (
     RESOURCES,
 )
 from cathedral.games.red.notation import GEM_WORDS
-from cathedral.games.red.render import tile_text
+from cathedral.games.red.view.render import tile_text
 
 if TYPE_CHECKING:
     from cathedral.games.red.state import RedState
@@ -222,18 +223,16 @@ def _choices(state: RedState) -> list[dict]:
 
 def picture(state: RedState) -> dict:
     """Returns the JSON-ready picture of a Red Cathedral position (see the module docstring)."""
-    from cathedral.games.red import state as S
-
     c, n = state.c, state.n
     to_move = state.current_player()
-    playing = state.stage >= S.PLAY
+    playing = state.stage >= P.PLAY
     decision = None
     if to_move >= 0:
         decision = {
             "player": to_move,
-            "phase": S.PHASE_NAMES[state.phase],
+            "phase": P.PHASE_NAMES[state.phase],
             "hint": state.prompt_hint(),
-            "deliveries_left": state.dleft if state.phase == S.BUILD else None,
+            "deliveries_left": state.dleft if state.phase == P.BUILD else None,
             "claimed": A.slot_name(state.claim_slot) if state.claim_slot >= 0 else None,
             "choices": _choices(state),
         }
@@ -241,7 +240,7 @@ def picture(state: RedState) -> dict:
         "game": "red",
         "players": state.game.player_names(),
         "to_move": to_move,
-        "stage": S.STAGE_NAMES[state.stage],
+        "stage": P.STAGE_NAMES[state.stage],
         "round": state.turns // n + 1,
         "current": state.cur,
         "workshop_side": state.game.params["workshop"],
@@ -257,6 +256,6 @@ def picture(state: RedState) -> dict:
         "last_turns_left": state.last_left if state.trigger >= 0 else None,
         "rolling": [DICE[d] for d in state.rolls],
         "decision": decision,
-        "final": state.final_breakdown() if state.stage == S.OVER else None,
+        "final": state.final_breakdown() if state.stage == P.OVER else None,
         "result": state.result_string(),
     }

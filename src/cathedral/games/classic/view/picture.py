@@ -10,8 +10,6 @@ playing it on a copy of the position, with the rules' own code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cathedral.core.contract import TERMINAL
 from cathedral.games.classic import notation
 from cathedral.games.classic.pieces import (
@@ -21,6 +19,8 @@ from cathedral.games.classic.pieces import (
     COPIES,
     DARK,
     FILES,
+    GONE,
+    IN_HAND,
     LIGHT,
     PLAYER_BUILDINGS,
     SIZE,
@@ -30,11 +30,8 @@ from cathedral.games.classic.pieces import (
     shape,
     squares_of,
 )
-from cathedral.games.classic.render import LETTERS
-from cathedral.games.classic.rules import GONE, IN_HAND
-
-if TYPE_CHECKING:
-    from cathedral.games.classic.game import ClassicState
+from cathedral.games.classic.state import ClassicState
+from cathedral.games.classic.view.render import LETTERS, prompt_hint
 
 CATHEDRAL_STATES = {IN_HAND: "hand", GONE: "gone"}
 
@@ -110,7 +107,7 @@ def _last_move(state: ClassicState) -> dict | None:
         "action": last,
         "notation": notation.action_string(last),
         "squares": list(ACTION_SQUARES[last]),
-        "player": state._last_mover(),
+        "player": state.last_mover(),
     }
 
 
@@ -146,6 +143,6 @@ def picture(state: ClassicState) -> dict:
         "unplaced": [position.unplaced(LIGHT), position.unplaced(DARK)],
         "last_move": _last_move(state),
         "moves": _moves(state),
-        "hint": state.prompt_hint(),
+        "hint": prompt_hint(state),
         "result": state.result_string(),
     }
