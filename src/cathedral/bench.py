@@ -13,12 +13,12 @@ What ``cathedral bench GAME`` prints and ``benchmarks/run.py`` records:
 
 from __future__ import annotations
 
-import platform
 import random
 import time
 from collections.abc import Callable
 
 from cathedral.ai import load_agent
+from cathedral.ai.arena import machine
 from cathedral.core.contract import Game, State
 from cathedral.core.registry import load
 from cathedral.testing import random_action
@@ -125,22 +125,6 @@ def measure(game: Game, *, seconds: float = 3.0, seed: int = 0) -> dict[str, flo
         elapsed, played = _timed(seconds, greedy_game)
         results["greedy games/s"] = played / elapsed
     return results
-
-
-def machine() -> str:
-    """Returns a one-line description of this machine and Python."""
-    import os
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def run_bench(name: str, *, seconds: float = 3.0, params: dict | None = None) -> dict:

@@ -32,6 +32,7 @@ import csv
 import json
 import multiprocessing
 import os
+import platform
 import sys
 import tempfile
 import time
@@ -83,6 +84,21 @@ class GameResult:
     seconds: float
     move_times: dict[str, list[float]] = field(default_factory=dict)
     record: dict[str, Any] = field(default_factory=dict)
+
+
+def machine() -> str:
+    """Returns a one-line description of this machine and Python, for the reports of
+    measurements."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def play_game(task: GameTask) -> GameResult:

@@ -39,9 +39,15 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from cathedral.ai.arena import GameResult, format_report, run_arena, summarise, write_report
+from cathedral.ai.arena import (
+    GameResult,
+    format_report,
+    machine,
+    run_arena,
+    summarise,
+    write_report,
+)
 from cathedral.ai.levels import LEVEL_NAMES
-from cathedral.bench import machine
 from cathedral.core.errors import CathedralError
 
 REPORTS = Path("benchmarks") / "reports"
