@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from cathedral.ai.agents import load_agent
 from cathedral.ai.budget import SearchInfo
 from cathedral.core.contract import State
 
@@ -119,8 +120,6 @@ def analyse(
     Raises:
         ValueError: nobody is to move (a chance node or the end), or an unknown level.
     """
-    from cathedral.ai import load_agent  # the package imports this module
-
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("an analysis needs a player to move")
     agent = load_agent(level, state.game, seed=seed, clock=clock)

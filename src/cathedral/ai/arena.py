@@ -33,6 +33,7 @@ import json
 import multiprocessing
 import os
 import platform
+import random
 import sys
 import tempfile
 import time
@@ -42,6 +43,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 from typing import Any
 
+from cathedral.ai.agents import load_agent
+from cathedral.ai.base import chance_sample
 from cathedral.ai.ratings import (
     bootstrap_elo,
     bradley_terry_elo,
@@ -107,11 +110,6 @@ def play_game(task: GameTask) -> GameResult:
     Raises:
         AgentError: an agent crashed or chose an illegal action (names it and the position).
     """
-    import random
-
-    from cathedral.ai import load_agent  # in the worker: loads the registry there
-    from cathedral.ai.base import chance_sample
-
     game = load(task.game, **task.params)
     agents = [
         load_agent(spec, game, seed=task.seed * 101 + seat) for seat, spec in enumerate(task.seats)
@@ -357,8 +355,6 @@ def run_arena(
     """
     params = dict(params or {})
     game = load(game_name, **params)
-    from cathedral.ai import load_agent
-
     for spec in agents:  # fail fast on a bad name, before any process starts
         load_agent(spec, game, seed=0)
     pairings, tasks = schedule(
