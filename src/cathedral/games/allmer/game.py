@@ -1,7 +1,7 @@
 """The ``allmer`` game: parameters, static facts and the factory of states.
 
 Simon Allmer's Cathedral ("The Conversion") for 2 or 4 players on a cross of five 5 x 5
-fields; the rules as implemented are ``shared/spec/allmer.md`` and ``rules.md`` here.
+fields; the rules as implemented are ``rules.md`` here (``cathedral rules allmer``).
 """
 
 from __future__ import annotations

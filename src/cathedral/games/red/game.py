@@ -104,7 +104,7 @@ class RedGame(Game):
         """Returns the parameters that play a record of rules ``version`` exactly under the
         current rules, or None when that version cannot be replayed.
 
-        Rules version 1 (before issue 13) is rules version 2 with the options of that time:
+        Rules version 1 (the first published here) is rules version 2 with the options of then:
         the seed's tower ladder, sales of prestige at any moment, the fixed influence layout
         and the component set of that time (``reconstructed-1``, its 90-space track).
         """
