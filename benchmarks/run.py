@@ -51,7 +51,7 @@ ENTRIES: dict[str, tuple[str, list[str], list[str] | None, str]] = {
     "ladder": ("the ladder of levels: Elo and each level's step (`cathedral ladder`)",
                ["-m", "cathedral.cli", "ladder"], None, "hours"),
     "versus": ("today's levels against an older commit's installation",
-               ["versus.py"], None, "10 minutes to 3 hours"),
+               ["versus.py"], None, "10 minutes (medium) to 70 (hard)"),
     "balance": ("balance of Red's reconstructed components by greedy self-play",
                 ["balance_red.py"], None, "10 minutes"),
 }
