@@ -235,3 +235,39 @@ def test_sqlite_writes_from_several_threads_never_share_a_transaction(tmp_path):
     assert all(len(storage.load(f"move{w}").actions) == 40 for w in range(4))
     assert all(storage.load(f"up{w}-39") is not None for w in range(4))
     storage.close()
+
+
+def test_the_event_loop_never_waits_for_sqlite_s_writer(tmp_path):
+    """While a database thread holds SQLite's writer (a long upload), the loop is told so
+    and hands its write to a thread; once the writer is free, the loop holds it and its write
+    takes it again without waiting."""
+    storage = Storage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    storage.migrate()
+    held, release = threading.Event(), threading.Event()
+
+    def upload() -> None:
+        with storage.writer_if_free() as free:
+            assert free
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=upload)
+    thread.start()
+    assert held.wait(30)
+    with storage.writer_if_free() as free:
+        assert not free
+    release.set()
+    thread.join(30)
+    done = threading.Event()
+
+    def loop_write() -> None:  # in a thread of its own, so that a wait shows as a timeout
+        with storage.writer_if_free() as free:
+            assert free
+            storage.create_game(stored_game("after"))
+        done.set()
+
+    writer = threading.Thread(target=loop_write, daemon=True)
+    writer.start()
+    assert done.wait(30), "the write waited for the writer its own caller held"
+    assert storage.load("after") is not None
+    storage.close()

@@ -99,10 +99,12 @@ class Hub(Commands, Computers):
         commit without fsync (WAL, synchronous=NORMAL; checkpoints run in a thread) is
         cheaper than handing it to a thread and back, and one writer never waits for the
         file lock. A ``bulk`` write (an uploaded record's plies) runs in a thread instead,
-        and so does any write while one holds SQLite's writer, so the event loop never
+        and so does any write while a thread holds SQLite's writer, so the event loop never
         waits for it. Other databases are across a network: a thread waits for them."""
-        if self.storage.is_sqlite and not bulk and not self.storage.writer_busy():
-            return fn(*args, **kwargs)
+        if self.storage.is_sqlite and not bulk:
+            with self.storage.writer_if_free() as free:
+                if free:
+                    return fn(*args, **kwargs)
         return await self.db(fn, *args, **kwargs)
 
     async def _store(self, table: Table, fn: Callable, *args: Any, **kwargs: Any) -> Any:

@@ -261,7 +261,7 @@ class Storage:
         self.engine = make_engine(self.url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self._writer = None  # SQLite's one writer connection (see _raw)
-        self._writing = threading.Lock()  # one transaction at a time on it
+        self._writing = threading.RLock()  # one transaction at a time on it
         self._integrity_errors = (IntegrityError, self.engine.dialect.dbapi.IntegrityError)
 
     def migrate(self) -> None:
@@ -283,9 +283,17 @@ class Storage:
 
     # ----- writing ------------------------------------------------------------------------
 
-    def writer_busy(self) -> bool:
-        """Whether a transaction holds SQLite's writer connection now."""
-        return self._writing.locked()
+    @contextmanager
+    def writer_if_free(self) -> Iterator[bool]:
+        """Holds SQLite's writer connection for this thread if no other thread holds it, and
+        says whether it does: a caller that must not wait (the event loop) then writes here,
+        its transaction taking the writer again without waiting, or else in a thread."""
+        held = self._writing.acquire(blocking=False)
+        try:
+            yield held
+        finally:
+            if held:
+                self._writing.release()
 
     @contextmanager
     def _raw(self) -> Iterator[tuple[Any, str]]:
