@@ -39,7 +39,6 @@ import argparse
 import datetime
 import json
 import math
-import random
 import statistics
 import subprocess
 import sys
@@ -53,13 +52,14 @@ from cathedral.ai.arena import (
     GameTask,
     Progress,
     format_report,
+    play_between,
     schedule,
     summarise,
 )
 from cathedral.ai.ladder import save
 from cathedral.ai.ratings import Z95
 from cathedral.bench import machine
-from cathedral.core.contract import CHANCE
+from cathedral.core.contract import State
 from cathedral.core.errors import AgentError
 from cathedral.core.record import Record
 from cathedral.core.registry import load
@@ -74,6 +74,7 @@ class Bridge:
 
     def __init__(self, python: str, spec: str, seed: int) -> None:
         self.spec = spec
+        self.last_thought: float | None = None
         self.process = subprocess.Popen(
             [python, str(BRIDGE), spec, "--seed", str(seed)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
@@ -88,14 +89,19 @@ class Bridge:
             raise AgentError(f"bridge for {self.spec!r} ended (exit {self.process.poll()})")
         return json.loads(line)
 
-    def move(self, record: Record) -> tuple[str, float]:
-        """Returns the agent's move in ``record``'s position and the seconds it thought."""
-        self.process.stdin.write(record.to_json(indent=None) + "\n")
+    def choose(self, state: State) -> int:
+        """Returns the agent's action in ``state``; the seconds it thought, as its own process
+        measured them, go to ``last_thought`` (the arena's time of the move)."""
+        self.process.stdin.write(Record.from_state(state).to_json(indent=None) + "\n")
         self.process.stdin.flush()
         reply = self._read()
         if "error" in reply:
             raise AgentError(f"agent {self.spec!r}: {reply['error']}")
-        return reply["action"], reply["seconds"]
+        self.last_thought = reply["seconds"]
+        try:
+            return state.string_to_action(reply["action"])
+        except ValueError as exc:
+            raise AgentError(f"agent {self.spec!r} chose {reply['action']!r}: {exc}") from None
 
     def close(self) -> None:
         try:
@@ -106,46 +112,12 @@ class Bridge:
 
 
 def play(task: GameTask, sides: dict[str, tuple[str, str]]) -> GameResult:
-    """Plays one game of ``task`` between bridges; ``sides`` maps a seat name to its
-    (Python, agent spec). The opening moves are drawn as the arena draws them."""
+    """Plays one game of ``task`` between bridges, as the arena plays its games; ``sides``
+    maps a seat name to its (Python, agent spec)."""
     game = load(task.game, **task.params)
     bridges = [Bridge(*sides[name], seed=task.seed * 101 + seat)
                for seat, name in enumerate(task.seats)]
-    try:
-        opening = random.Random(f"opening {task.seed}")
-        dice = random.Random(task.seed)
-        state = game.new_initial_state()
-        move_times: dict[str, list[float]] = {}
-        start = time.perf_counter()
-        plies = 0
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                from cathedral.ai.base import chance_sample
-
-                state.apply_action(chance_sample(state, dice))
-                continue
-            if plies < task.opening:
-                state.apply_action(opening.choice(state.legal_actions()))
-            else:
-                name = task.seats[player]
-                text, seconds = bridges[player].move(Record.from_state(state))
-                try:
-                    state.apply_action(state.string_to_action(text))
-                except ValueError as exc:
-                    raise AgentError(f"{name} chose {text!r} in game {task.index}: {exc}") from None
-                move_times.setdefault(name, []).append(seconds)
-            plies += 1
-    finally:
-        for bridge in bridges:
-            bridge.close()
-    record = Record.from_state(state, players=list(task.seats),
-                               meta={"seed": task.seed, "opening": task.opening})
-    return GameResult(
-        index=task.index, pairing=task.pairing, seats=list(task.seats), seed=task.seed,
-        returns=list(state.returns()), scores=list(state.scores()), plies=plies,
-        seconds=time.perf_counter() - start, move_times=move_times, record=record.to_dict(),
-    )
+    return play_between(task, game, bridges)
 
 
 def margins(report: dict[str, Any], today: str) -> dict[str, float]:

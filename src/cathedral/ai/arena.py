@@ -52,7 +52,7 @@ from cathedral.ai.ratings import (
     percentile_interval,
     wilson_interval,
 )
-from cathedral.core.contract import CHANCE
+from cathedral.core.contract import CHANCE, Game
 from cathedral.core.errors import AgentError, CathedralError, IllegalActionError
 from cathedral.core.record import Record
 from cathedral.core.registry import load
@@ -114,6 +114,18 @@ def play_game(task: GameTask) -> GameResult:
     agents = [
         load_agent(spec, game, seed=task.seed * 101 + seat) for seat, spec in enumerate(task.seats)
     ]
+    return play_between(task, game, agents)
+
+
+def play_between(task: GameTask, game: Game, agents: Sequence[Any]) -> GameResult:
+    """Plays ``task``'s game between ``agents``, one a seat: anything with ``choose(state)``
+    and ``close()`` (closed at the end). A move's time is the agent's own ``last_thought``
+    where it keeps one (an agent in another process, whose answer also carries the time spent
+    sending it the game), else the time its ``choose`` took.
+
+    Raises:
+        AgentError: an agent crashed or chose an illegal action (names it and the position).
+    """
     try:
         dice = random.Random(task.seed)
         opening = random.Random(f"opening {task.seed}")  # its own stream: dice stay as without
@@ -147,7 +159,9 @@ def play_game(task: GameTask) -> GameResult:
                     f"agent {spec!r} (seat {player}) crashed in game {task.index} after "
                     f"{plies} moves: {type(exc).__name__}: {exc}"
                 ) from exc
-            move_times.setdefault(spec, []).append(time.perf_counter() - began)
+            thought = getattr(agents[player], "last_thought", None)
+            move_times.setdefault(spec, []).append(
+                time.perf_counter() - began if thought is None else thought)
             plies += 1
     finally:
         for agent in agents:
