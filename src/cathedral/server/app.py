@@ -22,11 +22,22 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import cathedral
 from cathedral.server import models
+from cathedral.server.auth import SignInLimits
 from cathedral.server.deps import Limits
 from cathedral.server.errors import Refused
 from cathedral.server.hub import Hub
 from cathedral.server.middleware import BodyGate, Observe, refusal
-from cathedral.server.routes import analysis, games, live, lobby, pages, records
+from cathedral.server.routes import (
+    account,
+    analysis,
+    challenges,
+    games,
+    live,
+    lobby,
+    pages,
+    people,
+    records,
+)
 from cathedral.server.settings import Settings
 from cathedral.server.storage import Storage
 from cathedral.server.thinking import Pool
@@ -75,6 +86,11 @@ def create_app(settings: Settings, *, now: Callable[[], float] = time.monotonic,
         hub = Hub(storage, search, quick, now=now, wall=wall, clock_timers=clock_timers,
                   max_tables=settings.max_tables, warm=settings.warm_workers)
         app.state.hub = hub
+        hub.public_url = settings.public_url
+        if settings.smtp:
+            from cathedral.server.mailer import Mailer, SmtpUrl
+
+            hub.mailer = Mailer(SmtpUrl.parse(settings.smtp))
         if settings.redis:
             from cathedral.server.site import SiteBus
 
@@ -103,9 +119,10 @@ def create_app(settings: Settings, *, now: Callable[[], float] = time.monotonic,
     app.add_middleware(Observe)
     app.state.settings = settings
     app.state.limits = Limits.of(settings)
+    app.state.signin = SignInLimits(settings.rate("signin_rate"))
     app.state.caches = {}
     for router in (games.router, records.router, analysis.router, lobby.router, live.router,
-                   pages.router):
+                   account.router, challenges.router, people.router, pages.router):
         app.include_router(router)
     extra = app.openapi
 

@@ -96,6 +96,16 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--body-timeout", type=_seconds, metavar="S",
                        help="a request's body must arrive within S seconds (default: "
                        "$CATHEDRAL_BODY_TIMEOUT_S or 10)")
+    serve.add_argument("--smtp", metavar="URL",
+                       help="e-mail notifications through this SMTP server: "
+                       "smtp://[user:password@]host[:port][?from=address&starttls=1] or smtps://"
+                       "... (default: $CATHEDRAL_SMTP, else no e-mail)")
+    serve.add_argument("--signin-rate", type=_rate, metavar="R",
+                       help="sign-in attempts a minute per address and per name, bursts of "
+                       "10 (default: $CATHEDRAL_SIGNIN_RATE or 10; 'off' for none)")
+    serve.add_argument("--public-url", metavar="URL",
+                       help="the address people open (https://example.org): passkeys are "
+                       "bound to it and e-mails link to it (default: each request's own)")
     serve.add_argument("--log-level", default="info",
                        choices=("debug", "info", "warning", "error"),
                        help="log level of the JSON log lines on standard error (default: info)")
@@ -166,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
              "move_rate": args.move_rate, "create_rate": args.create_rate,
              "read_rate": args.read_rate, "upload_rate": args.upload_rate,
              "header_timeout_s": args.header_timeout, "body_timeout_s": args.body_timeout,
+             "smtp": args.smtp, "signin_rate": args.signin_rate,
+             "public_url": args.public_url,
              "rate_limit": None if args.rate_limit is None else args.rate_limit == "on"}
     try:
         settings = Settings(warm_workers=True,
@@ -185,6 +197,14 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             print("error: --redis needs the 'site' extra (redis is missing): "
                   "pip install 'cathedral[site]'", file=sys.stderr)
+            return 2
+    if settings.smtp:
+        from cathedral.server.mailer import SmtpUrl
+
+        try:
+            SmtpUrl.parse(settings.smtp)
+        except ValueError as exc:
+            print(f"error: --smtp: {exc}", file=sys.stderr)
             return 2
     from cathedral.server.logs import configure_logging
 

@@ -30,10 +30,19 @@ class GameClock:
     remaining: list[float]
     running: int | None = None
     since: float = 0.0
+    per_move: bool = False  # correspondence: every move gets ``initial_s`` afresh
 
     @classmethod
-    def new(cls, initial_s: float, increment_s: float, players: int) -> GameClock:
-        return cls(float(initial_s), float(increment_s), [float(initial_s)] * players)
+    def new(cls, initial_s: float, increment_s: float, players: int,
+            per_move: bool = False) -> GameClock:
+        return cls(float(initial_s), float(increment_s), [float(initial_s)] * players,
+                   per_move=per_move)
+
+    def charged(self, player: int, now: float) -> float:
+        """``player``'s time after the move they make at ``now``."""
+        if self.per_move:
+            return self.initial_s
+        return self.remaining[player] + self.increment_s - (now - self.since)
 
     def left(self, player: int, now: float) -> float:
         """Returns ``player``'s time left at ``now``."""
@@ -49,8 +58,7 @@ class GameClock:
     def moved(self, player: int, now: float) -> None:
         """Charges ``player`` for the move just made and adds the increment."""
         if self.running == player:
-            self.remaining[player] -= now - self.since
-            self.remaining[player] += self.increment_s
+            self.remaining[player] = self.charged(player, now)
         self.running = None
         self.since = now
 
@@ -76,4 +84,5 @@ class GameClock:
                             for p in range(len(self.remaining))],
             "running": self.running,
             "as_of": round(wall(), 3),
+            "per_move": self.per_move,
         }

@@ -44,9 +44,20 @@ from cathedral.server.table import HUMAN, INLINE_PLIES, Table, derived, load_gam
 from cathedral.server.thinking import ANALYSIS, HINT, JobFailed
 
 if TYPE_CHECKING:
+    from cathedral.server.auth import Signed
     from cathedral.server.hub import Hub
 
 PICTURES_KEPT = 512  # pictures of past plies kept for replays (a few MB)
+DAY_S = 24 * 3600.0
+
+
+def clock_of(spec: models.ClockSpec | models.CorrespondenceSpec | None) -> dict | None:
+    """The stored form of a clock asked for: Fischer, or days per move (correspondence)."""
+    if spec is None:
+        return None
+    if isinstance(spec, models.CorrespondenceSpec):
+        return {"initial_s": spec.days_per_move * DAY_S, "increment_s": 0.0, "per_move": True}
+    return {"initial_s": spec.initial_s, "increment_s": spec.increment_s}
 
 
 class Commands:
@@ -54,7 +65,11 @@ class Commands:
 
     # ----- creating -----------------------------------------------------------------------
 
-    async def create(self: Hub, request: models.CreateGame, asker: str) -> dict:
+    async def create(self: Hub, request: models.CreateGame, asker: str,
+                     who: Signed | None = None) -> dict:
+        """A new table; signed in, the first human seat is the account's. A rated table
+        needs an account, a rated setting's standard parameters, and every other seat a
+        computer level with a rating or an open seat (public) that an account takes."""
         check_params(request.game, request.params)
         try:
             game = load_game(request.game, request.params)  # cached: some games load slowly
@@ -66,20 +81,31 @@ class Commands:
                           f"parameters has {len(names)} players ({', '.join(names)})")
         for kind in request.seats:
             check_seat(kind, game)
+        first_human = next((i for i, k in enumerate(request.seats) if k == HUMAN), None)
+        setting = self.rated_setting(game, request.seats, request.public, who) \
+            if request.rated else None
+        if who is not None and first_human is None:
+            who = None  # a table of computers only: nobody's seat
         tokens: dict[int, str] = {}
         seats = []
-        first_human = next((i for i, k in enumerate(request.seats) if k == HUMAN), None)
+        table_id = secrets.token_urlsafe(12)
         for player, kind in enumerate(request.seats):
             is_open = request.public and kind == HUMAN and player != first_human
             token_hash = None
+            account = None
             if kind == HUMAN and not is_open:
-                tokens[player] = new_token()
+                if who is not None and player == first_human:
+                    account = who.account
+                    tokens[player] = await self.seat_secret(table_id, player, account.id)
+                else:
+                    tokens[player] = new_token()
                 token_hash = hash_token(tokens[player])
-            seats.append(StoredSeat(player, kind, token_hash, is_open))
-        clock = (None if request.clock is None else
-                 {"initial_s": request.clock.initial_s, "increment_s": request.clock.increment_s})
-        table = await self._store_new(game, seats, clock=clock, public=request.public,
-                                      owner=asker)
+            seats.append(StoredSeat(player, kind, token_hash, is_open,
+                                    account_id=None if account is None else account.id,
+                                    name=None if account is None else account.name))
+        table = await self._store_new(game, seats, clock=clock_of(request.clock),
+                                      public=request.public, owner=asker, game_id=table_id,
+                                      setting=setting)
         return self.created_reply(table, tokens)
 
     def created_reply(self: Hub, table: Table, tokens: dict[int, str]) -> dict:
@@ -95,14 +121,17 @@ class Commands:
         return {"id": table.id, "seats": seats, "watch_url": f"/g/{table.id}"}
 
     async def _store_new(self: Hub, game: Game, seats: list[StoredSeat], *, clock: dict | None,
-                         public: bool, owner: str, rematch_of: Table | None = None) -> Table:
+                         public: bool, owner: str, rematch_of: Table | None = None,
+                         game_id: str | None = None, setting: str | None = None) -> Table:
+        """Stores and opens a new table; ``setting`` makes it rated."""
         wall = self.wall()
         stored = StoredGame(
-            id=secrets.token_urlsafe(12), game=game.name, params=dict(game.params),
+            id=game_id or secrets.token_urlsafe(12), game=game.name, params=dict(game.params),
             rules_version=game.rules_version, seed=secrets.token_hex(16), status="playing",
             generation=0, result=None, clock=clock, read_only=False, public=public,
             rematch_of=None if rematch_of is None else rematch_of.id, rematch=None,
-            created=wall, updated=wall, seats=seats,
+            created=wall, updated=wall, seats=seats, rated=setting is not None,
+            setting=setting,
         )
         if rematch_of is None:
             await self.write(self.storage.create_game, stored)
@@ -239,24 +268,41 @@ class Commands:
             if not table.finished or table.read_only:
                 raise Conflict("a rematch needs a finished game")
             n = len(table.seats)
+            mine = token
+            if table.seats[player].account_id is not None:
+                mine = await self.seat_secret(table.rematch or "", (player + 1) % n,
+                                              table.seats[player].account_id)
             if table.rematch is not None:
                 other = await self.table(table.rematch)
-                return 200, self.created_reply(other, {(player + 1) % n: token})
+                return 200, self.created_reply(other, {(player + 1) % n: mine})
             seats = [StoredSeat(0, "", None)] * n
+            new_id = secrets.token_urlsafe(12)
             for seat in table.seats:
-                seats[(seat.player + 1) % n] = StoredSeat((seat.player + 1) % n, seat.kind,
-                                                          seat.token_hash, seat.open)
+                moved = (seat.player + 1) % n
+                token_hash = seat.token_hash
+                if seat.account_id is not None:  # an account's secret is its own per game
+                    token_hash = hash_token(await self.seat_secret(new_id, moved,
+                                                                   seat.account_id))
+                seats[moved] = StoredSeat(moved, seat.kind, token_hash, seat.open,
+                                          account_id=seat.account_id, name=seat.name)
             clock = (None if table.clock is None else
                      {"initial_s": table.clock.initial_s,
-                      "increment_s": table.clock.increment_s})
+                      "increment_s": table.clock.increment_s,
+                      **({"per_move": True} if table.clock.per_move else {})})
             new = await self._store_new(table.game, seats, clock=clock, public=table.public,
-                                        owner=asker, rematch_of=table)
+                                        owner=asker, rematch_of=table, game_id=new_id,
+                                        setting=table.setting)
             table.rematch = new.id
             self._changed(table)
-            return 201, self.created_reply(new, {(player + 1) % n: token})
+            if table.seats[player].account_id is not None:
+                mine = await self.seat_secret(new.id, (player + 1) % n,
+                                              table.seats[player].account_id)
+            return 201, self.created_reply(new, {(player + 1) % n: mine})
 
-    async def join(self: Hub, game_id: str, request: models.Join) -> dict:
-        """Takes an open seat of a public game: a fresh secret for the newcomer."""
+    async def join(self: Hub, game_id: str, request: models.Join,
+                   who: Signed | None = None) -> dict:
+        """Takes an open seat of a public game: a fresh secret for the newcomer, the seat the
+        account's if signed in (a rated table's seats are for accounts only)."""
         table = await self.table(game_id)
         async with table.lock:
             if request.player >= len(table.seats):
@@ -265,14 +311,24 @@ class Commands:
             seat = table.seats[request.player]
             if not seat.open or table.finished:
                 raise Conflict(f"seat {request.player} is not open")
-            token = new_token()
+            account = None
+            if who is not None:
+                account = (who.account.id, who.account.name)
+                if any(s.account_id == who.account.id for s in table.seats):
+                    raise Conflict("you have a seat at this table already")
+            if table.rated and account is None:
+                raise Unauthorized("a rated table's seats are for accounts: sign in first")
+            token = (new_token() if account is None else
+                     await self.seat_secret(table.id, seat.player, account[0]))
             taken = await self._store(table, self.storage.set_seat, table.id, seat.player,
                                       token_hash=hash_token(token), open=False,
-                                      only_if_open=True)
+                                      only_if_open=True, account=account)
             if not taken:
                 raise Conflict(f"seat {request.player} was taken meanwhile")
             seat.token_hash = hash_token(token)
             seat.open = False
+            if account is not None:
+                seat.account_id, seat.name = account
             self.lobby_version += 1
             table.updated = self.wall()
             self._changed(table)
@@ -324,6 +380,8 @@ class Commands:
         else:
             priority = HINT
             player = self._authorise(table, token) if token else None
+            if table.rated:
+                raise Forbidden("no hints during a rated game: ask once it is over")
             if player is None or table.only_human() != player:
                 raise Forbidden("hints are for finished games, or for a human playing only "
                                 "computers (send your seat's token)")

@@ -29,6 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cathedral.core.contract import CHANCE, Game, State
+from cathedral.server.accounts import Accounts
+from cathedral.server.challenges import Challenges
 from cathedral.server.clocks import GameClock
 from cathedral.server.commands import Commands
 from cathedral.server.computer import Computers
@@ -36,6 +38,7 @@ from cathedral.server.errors import Conflict, NotFound, Unavailable
 from cathedral.server.inputs import checked_game_id
 from cathedral.server.limits import GRACE_S
 from cathedral.server.logs import event
+from cathedral.server.players import Players
 from cathedral.server.storage import PlyTaken, Storage, StoredAction, StoredGame
 from cathedral.server.table import (
     INLINE_PLIES,
@@ -59,7 +62,14 @@ STALL_S = 15.0
 STALL_WINDOW_S = 600.0
 
 
-class Hub(Commands, Computers):
+def outside_rules(result: dict | None) -> dict | None:
+    """A table's ``result``: only an end outside the rules (a resignation, a clock, the ply
+    limit). The rules' own result (``"rules": true``), stored with the row for lists that
+    read no log, is the state's to tell."""
+    return None if result is not None and result.get("rules") else result
+
+
+class Hub(Commands, Computers, Players, Challenges):
     """Every live table, and every change to any of them."""
 
     def __init__(self, storage: Storage, search: Pool, quick: Pool, *,
@@ -86,6 +96,7 @@ class Hub(Commands, Computers):
         self.bus = None  # the site's Redis channel (``site.SiteBus``) when many processes serve
         self.analysing: set[str] = set()  # addresses with an analysis under way
         self.pictures: OrderedDict[tuple, dict] = OrderedDict()
+        self.accounts = Accounts(storage)
 
     # ----- plumbing -----------------------------------------------------------------------
 
@@ -160,6 +171,9 @@ class Hub(Commands, Computers):
                 log.exception("could not pick up game %s", game_id)
         if ids:
             event("resumed", games=len(ids))
+        self.spawn(self.rate_due())
+        if self.mailer is not None:
+            self.spawn(self.send_emails())
         if self.bus is not None and not self.storage.is_sqlite:
             self.spawn(self._sweep())
 
@@ -297,7 +311,7 @@ class Hub(Commands, Computers):
         clock = None
         if stored.clock is not None:
             clock = GameClock.new(stored.clock["initial_s"], stored.clock["increment_s"],
-                                  game.num_players)
+                                  game.num_players, bool(stored.clock.get("per_move")))
             for entry in reversed(stored.actions):
                 if entry.clock is not None:
                     clock.remaining = list(entry.clock)
@@ -305,10 +319,11 @@ class Hub(Commands, Computers):
         fill_turns(stored.actions)
         table = Table(
             id=stored.id, game=game, state=state,
-            seats=[Seat(s.player, s.kind, s.token_hash, s.open, s.arrived)
+            seats=[Seat(s.player, s.kind, s.token_hash, s.open, s.arrived, s.account_id, s.name)
                    for s in stored.seats],
+            rated=stored.rated, setting=stored.setting, rating_changes=stored.rating_changes,
             seed=stored.seed, generation=stored.generation, entries=list(stored.actions),
-            result=stored.result, clock=clock, read_only=stored.read_only,
+            result=outside_rules(stored.result), clock=clock, read_only=stored.read_only,
             public=stored.public, rematch_of=stored.rematch_of, rematch=stored.rematch,
             created=stored.created, updated=stored.updated, revision=stored.revision,
             owner=owner or "",
@@ -345,13 +360,14 @@ class Hub(Commands, Computers):
             fresh.timer.cancel()
         table.revision = fresh.revision
         before = (table.generation, table.ply, table.result, table.rematch,
-                  [(s.kind, s.token_hash, s.open, s.arrived) for s in table.seats])
+                  table.rating_changes, [s.key() for s in table.seats])
         after = (fresh.generation, fresh.ply, fresh.result, fresh.rematch,
-                 [(s.kind, s.token_hash, s.open, s.arrived) for s in fresh.seats])
+                 fresh.rating_changes, [s.key() for s in fresh.seats])
         if before == after:
             return False
         for name in ("state", "seats", "generation", "entries", "result", "clock",
-                     "read_only", "public", "rematch_of", "rematch", "updated"):
+                     "read_only", "public", "rematch_of", "rematch", "updated",
+                     "rating_changes"):
             setattr(table, name, getattr(fresh, name))
         self._run_clock(table)
         self._changed(table, publish=False)
@@ -362,10 +378,13 @@ class Hub(Commands, Computers):
         state (no replay from the start), one view each."""
         table.revision = stored.revision
         fill_turns(stored.actions)
-        seats = [(s.kind, s.token_hash, s.open, s.arrived) for s in stored.seats]
-        same = (len(stored.actions) == table.ply and stored.result == table.result
+        seats = [Seat(s.player, s.kind, s.token_hash, s.open, s.arrived, s.account_id, s.name)
+                 for s in stored.seats]
+        result = outside_rules(stored.result)
+        same = (len(stored.actions) == table.ply and result == table.result
                 and stored.rematch == table.rematch
-                and seats == [(s.kind, s.token_hash, s.open, s.arrived) for s in table.seats])
+                and stored.rating_changes == table.rating_changes
+                and [s.key() for s in seats] == [s.key() for s in table.seats])
         if same:
             return False
         new = stored.actions[table.ply:]
@@ -375,10 +394,9 @@ class Hub(Commands, Computers):
             table.entries.append(entry)
             if index < len(new) - 1:  # the plies between: one view each
                 self._changed(table, publish=False)
-        table.seats = [Seat(s.player, s.kind, s.token_hash, s.open, s.arrived)
-                       for s in stored.seats]
-        table.result, table.read_only, table.public = stored.result, stored.read_only, \
-            stored.public
+        table.seats = seats
+        table.rating_changes = stored.rating_changes
+        table.result, table.read_only, table.public = result, stored.read_only, stored.public
         table.rematch_of, table.rematch, table.updated = stored.rematch_of, stored.rematch, \
             stored.updated
         if table.clock is not None and new:
@@ -405,7 +423,7 @@ class Hub(Commands, Computers):
         if table.clock is not None:
             clock_after = list(table.clock.remaining)
             if player >= 0 and table.clock.running == player:
-                clock_after[player] += table.clock.increment_s - (now - table.clock.since)
+                clock_after[player] = table.clock.charged(player, now)
             clock_after = [round(t, 3) for t in clock_after]
         before, ply = table.state, table.ply
         if next_state is not None and action is not None:
@@ -421,8 +439,13 @@ class Hub(Commands, Computers):
         if not steps:
             return
         status = "finished" if before.is_terminal() else "playing"
+        # The rules' result is kept with the row, for lists that read no log (a player's
+        # games); the table itself reads it from its state.
+        ended = None if status == "playing" else {
+            "text": before.result_string(), "scores": before.scores(),
+            "returns": before.returns(), "resigned": None, "timeout": False, "rules": True}
         await self._store(table, self.storage.append, table.id, table.generation,
-                          [entry for _, entry in steps], status=status)
+                          [entry for _, entry in steps], status=status, result=ended)
         if table.clock is not None:
             if player >= 0:
                 table.clock.moved(player, now)
@@ -439,8 +462,10 @@ class Hub(Commands, Computers):
 
     def _changed(self, table: Table, extra: str | None = None, publish: bool = True) -> None:
         table.version += 1
-        if self.bus is not None and publish:
-            self.bus.publish(table.id)
+        if publish:
+            if self.bus is not None:
+                self.bus.publish(table.id)
+            self._after_change(table)
         if table.finished or table.ply == 0 or any(seat.open for seat in table.seats):
             self.lobby_version += 1
         text = table.view_text(self.now(), self.wall)

@@ -28,13 +28,20 @@ class ClockSpec(Request):
     increment_s: Annotated[float, Field(ge=0, le=24 * 3600)] = 0.0
 
 
+class CorrespondenceSpec(Request):
+    """Correspondence: each move may take up to this many days."""
+
+    days_per_move: Annotated[int, Field(ge=1, le=14)]
+
+
 class CreateGame(Request):
     game: Annotated[str, Field(max_length=64)]
     params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
     seats: Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]],
                      Field(min_length=1, max_length=8)]
-    clock: ClockSpec | None = None
+    clock: ClockSpec | CorrespondenceSpec | None = None
     public: bool = False
+    rated: bool = False
 
 
 class Move(Request):
@@ -100,6 +107,8 @@ class ClockView(BaseModel):
                                description="human seats whose link has not been opened yet: "
                                "the clock starts once every one has, or at a person's first "
                                "move")
+    per_move: bool = Field(default=False, description="correspondence: every move gets "
+                           "initial_s afresh (days per move)")
 
 
 class RecentPly(BaseModel):
@@ -145,6 +154,12 @@ class GameView(BaseModel):
     public: bool
     rematch: str | None
     rematch_of: str | None
+    names: list[str | None] = Field(default_factory=list, description="each seat's account "
+                                    "name (null: anonymous or a computer)")
+    rated: bool = False
+    rating_changes: list[dict[str, float] | None] | None = Field(
+        default=None, description="once a rated game is rated: each seat's rating before and "
+        "after (null for a computer)")
     takeback: bool
     created: float
     updated: float
@@ -300,3 +315,69 @@ def problem(errors: list[dict], what: str = "request body") -> str:
 def problem_of(exc: ValidationError, what: str = "request body") -> str:
     """``problem`` of a ``ValidationError``."""
     return problem(exc.errors(), what)
+
+
+# ----- accounts (docs/accounts.md) -----------------------------------------------------------
+
+
+class NameBody(Request):
+    name: Annotated[str, Field(max_length=64)]
+
+
+class PasswordBody(NameBody):
+    password: Annotated[str, Field(max_length=1024)]
+
+
+class PasskeyOptionsBody(Request):
+    purpose: Literal["signup", "signin", "add"]
+    name: Annotated[str, Field(max_length=64)] | None = None
+
+
+class PasskeyBody(Request):
+    ticket: Annotated[str, Field(max_length=100)]
+    credential: dict[str, Any]
+
+
+class NotifySwitches(Request):
+    page: bool | None = None
+    browser: bool | None = None
+    email: bool | None = None
+
+
+class AccountSettings(Request):
+    email: Annotated[str, Field(max_length=254)] | None = ""  # "" means unchanged
+    notify: NotifySwitches | None = None
+
+
+class ReadUpTo(Request):
+    up_to: int
+
+
+class ChallengeBody(Request):
+    game: Annotated[str, Field(max_length=64)]
+    params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
+    clock: ClockSpec | CorrespondenceSpec | None = None
+    rated: bool = False
+    to: Annotated[str, Field(max_length=64)] | None = None
+
+
+class PairingBody(Request):
+    game: Annotated[str, Field(max_length=64)]
+    params: dict[Annotated[str, Field(max_length=64)], ParamValue] = Field(default_factory=dict)
+    clock: ClockSpec | CorrespondenceSpec | None = None
+    rated: bool = True
+    range: Annotated[int, Field(ge=50, le=1000)] = 200
+
+
+class AccountView(BaseModel):
+    name: str
+    csrf: str
+    email: str | None
+    notify: dict[str, bool]
+    passkeys: int
+    password: bool
+    created: float
+
+
+class Me(BaseModel):
+    account: AccountView | None

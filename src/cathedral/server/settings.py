@@ -44,6 +44,13 @@ class Settings(BaseSettings):
         warm_workers: start the worker processes at once rather than with the first job.
         max_tables: live games kept in memory; idle ones beyond are rebuilt on demand.
         static: the pages' directory.
+        smtp: the SMTP server notifications are e-mailed through (``smtp://`` or
+            ``smtps://user:password@host:port?from=address``); none: no e-mail.
+        signin_rate: sign-in attempts a minute, per address and per name.
+        public_url: the address people open (``https://example.org``): the origin passkeys
+            are bound to and links in e-mails; by default the request's own.
+        rp_id: the passkeys' relying party id (default: the host name of the site).
+        secure_cookies: mark the session cookie ``Secure`` (default: over HTTPS only).
     """
 
     model_config = SettingsConfigDict(env_prefix="CATHEDRAL_", extra="ignore")
@@ -61,15 +68,21 @@ class Settings(BaseSettings):
     warm_workers: bool = False
     max_tables: int = Field(default=5000, ge=1)
     static: Path = STATIC
+    smtp: str | None = None
+    signin_rate: float = Field(default=10.0, ge=0)
+    public_url: str | None = None
+    rp_id: str | None = None
+    secure_cookies: bool | None = None
 
-    @field_validator("move_rate", "create_rate", "read_rate", "upload_rate", mode="before")
+    @field_validator("move_rate", "create_rate", "read_rate", "upload_rate", "signin_rate",
+                     mode="before")
     @classmethod
     def _off(cls, value: object) -> object:
         if isinstance(value, str) and value.strip().lower() in ("off", "none"):
             return 0.0
         return value
 
-    @field_validator("redis", mode="before")
+    @field_validator("redis", "smtp", "public_url", "rp_id", mode="before")
     @classmethod
     def _empty(cls, value: object) -> object:
         return None if value == "" else value

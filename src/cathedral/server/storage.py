@@ -79,6 +79,12 @@ class GameRow(Base):
     updated: Mapped[float] = mapped_column(Float, index=True)
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    setting: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # none | due (a rated game over, not yet rated) | done
+    rating_state: Mapped[str] = mapped_column(String(8), default="none",
+                                              server_default="none")
+    rating_changes: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON per seat
 
 
 class SeatRow(Base):
@@ -95,6 +101,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     open: Mapped[bool] = mapped_column(Boolean, default=False)
     arrived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    name: Mapped[str | None] = mapped_column(String(32), nullable=True)  # shown for the seat
 
 
 class ActionRow(Base):
@@ -162,6 +170,8 @@ class StoredSeat:
     token_hash: str | None
     open: bool = False
     arrived: bool = False
+    account_id: str | None = None
+    name: str | None = None
 
 
 @dataclass
@@ -186,6 +196,9 @@ class StoredGame:
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
     revision: int = 0
+    rated: bool = False
+    setting: str | None = None
+    rating_changes: list | None = None
 
 
 def _dumps(value: Any) -> str | None:
@@ -338,16 +351,18 @@ class Storage:
             cursor.execute(
                 "INSERT INTO games (id, game, params, rules_version, seed, status, ply, "
                 "generation, result, clock, read_only, public, rematch_of, rematch, created, "
-                f"updated, turns) VALUES ({self._marks(mark, 17)})",
+                f"updated, turns, rated, setting, rating_state) "
+                f"VALUES ({self._marks(mark, 20)})",
                 (game.id, game.game, _dumps(game.params), game.rules_version, game.seed,
                  game.status, len(game.actions), game.generation, _dumps(game.result),
                  _dumps(game.clock), game.read_only, game.public, game.rematch_of, None,
-                 game.created, game.updated, sum(a.turn for a in game.actions)))
+                 game.created, game.updated, sum(a.turn for a in game.actions), game.rated,
+                 game.setting, "due" if game.rated else "none"))
             cursor.executemany(
-                "INSERT INTO seats (game_id, player, kind, token_hash, open, arrived) "
-                f"VALUES ({self._marks(mark, 6)})",
-                [(game.id, s.player, s.kind, s.token_hash, s.open, s.arrived)
-                 for s in game.seats])
+                "INSERT INTO seats (game_id, player, kind, token_hash, open, arrived, "
+                f"account_id, name) VALUES ({self._marks(mark, 8)})",
+                [(game.id, s.player, s.kind, s.token_hash, s.open, s.arrived, s.account_id,
+                  s.name) for s in game.seats])
             if game.actions:
                 self._insert_actions(cursor, mark, game.id, game.generation, game.actions)
             if game.rematch_of is not None:
@@ -376,7 +391,7 @@ class Storage:
                 "clock": _dumps(a.clock), "at": a.at, "info": a.info()}
 
     def append(self, game_id: str, generation: int, entries: list[StoredAction], *,
-               status: str, revision: int) -> None:
+               status: str, revision: int, result: dict | None = None) -> None:
         """Appends actions (a move and the chance outcomes it led to) in one transaction;
         raises ``PlyTaken``, storing none of them, if one of those plies is stored already
         or the game has moved past ``revision`` (the move path: see ``_raw``)."""
@@ -386,10 +401,12 @@ class Storage:
                 self._insert_actions(cursor, mark, game_id, generation, entries)
                 cursor.execute(f"UPDATE games SET ply = {mark}, status = {mark}, "
                                f"updated = {mark}, turns = turns + {mark}, "
+                               f"result = COALESCE({mark}, result), "
                                f"revision = revision + 1 WHERE id = {mark} "
                                f"AND generation = {mark} AND revision = {mark}",
                                (entries[-1].ply + 1, status, entries[-1].at,
-                                sum(a.turn for a in entries), game_id, generation, revision))
+                                sum(a.turn for a in entries), _dumps(result), game_id,
+                                generation, revision))
                 moved_on = cursor.rowcount == 0  # changed elsewhere: a take-back, a resign
                 cursor.close()
                 if moved_on:
@@ -449,9 +466,15 @@ class Storage:
 
     def set_seat(self, game_id: str, player: int, *, revision: int, kind: str | None = None,
                  token_hash: str | None = None, open: bool | None = None,
-                 arrived: bool | None = None, only_if_open: bool = False) -> bool:
-        """Changes a seat; with ``only_if_open`` only a still-open seat (False otherwise)."""
+                 arrived: bool | None = None, only_if_open: bool = False,
+                 account: tuple[str, str] | None = None,
+                 only_if_anonymous: bool = False) -> bool:
+        """Changes a seat; with ``only_if_open`` only a still-open seat, with
+        ``only_if_anonymous`` only one no account holds (False otherwise). ``account`` is
+        the (id, name) the seat becomes."""
         values: dict[str, Any] = {}
+        if account is not None:
+            values["account_id"], values["name"] = account
         if kind is not None:
             values["kind"] = kind
         if token_hash is not None:
@@ -463,6 +486,8 @@ class Storage:
         query = update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player == player)
         if only_if_open:
             query = query.where(SeatRow.open.is_(True))
+        if only_if_anonymous:
+            query = query.where(SeatRow.account_id.is_(None))
         with self.engine.begin() as conn:
             if conn.execute(query.values(**values)).rowcount != 1:
                 return False
@@ -480,7 +505,7 @@ class Storage:
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.generation == old_generation,
                        GameRow.revision == revision)
-                .values(generation=new, ply=len(kept), status="playing", updated=at,
+                .values(generation=new, ply=len(kept), status="playing", updated=at, result=None,
                         turns=sum(a.turn for a in kept), revision=GameRow.revision + 1)
             ).rowcount
             if changed != 1:
@@ -511,9 +536,10 @@ class Storage:
             generation=row.generation, result=_loads(row.result), clock=_loads(row.clock),
             read_only=bool(row.read_only), public=bool(row.public), rematch_of=row.rematch_of,
             rematch=row.rematch, created=row.created, updated=row.updated,
-            revision=row.revision,
-            seats=[StoredSeat(s.player, s.kind, s.token_hash, bool(s.open), bool(s.arrived))
-                   for s in seats],
+            revision=row.revision, rated=bool(row.rated), setting=row.setting,
+            rating_changes=_loads(row.rating_changes),
+            seats=[StoredSeat(s.player, s.kind, s.token_hash, bool(s.open), bool(s.arrived),
+                              s.account_id, s.name) for s in seats],
             actions=[StoredAction.of_row(a) for a in actions],
         )
 

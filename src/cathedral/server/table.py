@@ -85,6 +85,13 @@ class Seat:
     token_hash: str | None
     open: bool = False
     arrived: bool = False  # a human seat whose link has been opened
+    account_id: str | None = None  # the account playing it, if any
+    name: str | None = None  # the name shown for it (an account's, or "deleted player")
+
+    def key(self) -> tuple:
+        """What a reload compares."""
+        return (self.kind, self.token_hash, self.open, self.arrived, self.account_id,
+                self.name)
 
 
 def described(state: State, action: int, ply: int, player: int, clock, at: float
@@ -133,6 +140,11 @@ class Table:
     updated: float
     revision: int = 0
     owner: str = ""
+    rated: bool = False
+    setting: str | None = None  # the rated setting (glicko.SETTINGS) of a rated game
+    rating_changes: list | None = None  # per seat, once a rated game is rated
+    notified: tuple[int, int] | None = None  # the (generation, ply) last told to its player
+    rating_spawned: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     auto: asyncio.Task | None = None
@@ -208,7 +220,8 @@ class Table:
 
     def takeback_point(self, player: int) -> int | None:
         """Returns the ply a take-back by ``player`` returns to, or ``None`` if none may."""
-        if self.read_only or self.result is not None or self.only_human() != player:
+        if (self.read_only or self.result is not None or self.rated
+                or self.only_human() != player):
             return None
         for index in range(len(self.entries) - 1, -1, -1):
             mover = self.entries[index].player
@@ -273,6 +286,9 @@ class Table:
             "public": self.public,
             "rematch": self.rematch,
             "rematch_of": self.rematch_of,
+            "names": [seat.name for seat in self.seats],
+            "rated": self.rated,
+            "rating_changes": self.rating_changes,
             "takeback": human is not None and self.takeback_point(human) is not None,
             "created": self.created,
             "updated": self.updated,
@@ -298,7 +314,8 @@ class Table:
                           "text": self.state.result_string()}
             record = Record(
                 game=self.game.name, params=dict(self.game.params),
-                rules_version=self.game.rules_version, players=self.kinds(), result=result,
+                rules_version=self.game.rules_version,
+                players=[seat.name or seat.kind for seat in self.seats], result=result,
                 actions=[entry.notation for entry in self.entries],
                 meta={"server_id": self.id, "created": self.created})
             self._record = (self.version, record.to_json())

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse, Response
 
 from cathedral.server import models
+from cathedral.server.auth import MaybeWriter
 from cathedral.server.deps import Address, GameId, HubDep, Token, limit
 from cathedral.server.routes import errors
 
@@ -22,9 +23,11 @@ def view_response(text: str) -> Response:
 
 @router.post("", status_code=201, response_model=models.Created, responses=errors(422),
              dependencies=[limit("creates", "new games")])
-async def create(body: Annotated[models.CreateGame, Body()], hub: HubDep, asker: Address):
-    """A new table: one secret per human seat, shown only here."""
-    return JSONResponse(await hub.create(body, asker), status_code=201)
+async def create(body: Annotated[models.CreateGame, Body()], hub: HubDep, asker: Address,
+                 who: MaybeWriter):
+    """A new table: one secret per human seat, shown only here (signed in, the first human
+    seat is your account's)."""
+    return JSONResponse(await hub.create(body, asker, who), status_code=201)
 
 
 @router.get("/{game_id}", response_model=models.GameView, responses=errors(404))
@@ -69,10 +72,3 @@ async def rematch(game_id: GameId, hub: HubDep, token: Token, asker: Address):
     """A new game, seats rotated by one (200 if it exists already)."""
     status, reply = await hub.rematch(game_id, token, asker)
     return JSONResponse(reply, status_code=status)
-
-
-@router.post("/{game_id}/join", status_code=201, response_model=models.Joined,
-             responses=errors(404, 409, 422), dependencies=[limit("creates", "joins")])
-async def join(game_id: GameId, body: Annotated[models.Join, Body()], hub: HubDep):
-    """Takes an open seat of a public table."""
-    return JSONResponse(await hub.join(game_id, body), status_code=201)

@@ -27,6 +27,27 @@ async def lobby_page(request: Request):
     return page(request, "lobby.html")
 
 
+@router.get("/signin")
+async def signin_page(request: Request):
+    return page(request, "signin.html")
+
+
+@router.get("/me")
+async def me_page(request: Request):
+    return page(request, "me.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page(request: Request):
+    return page(request, "leaderboard.html")
+
+
+@router.get("/@/{name}")
+async def player_page(request: Request, name: str):
+    """A player's page; an unknown name gets the page too, which says so."""
+    return page(request, "player.html")
+
+
 @router.get("/g/{game_id}")
 @router.get("/g/")
 @router.get("/g")
