@@ -142,6 +142,7 @@ class NotificationRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     account_id: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id"))
     kind: Mapped[str] = mapped_column(String(16))
+    actor_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     text: Mapped[str] = mapped_column(Text)
     url: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[float] = mapped_column(Float)
@@ -319,6 +320,8 @@ class Accounts:
             for table in (PasskeyRow, SessionRow, RatingRow, RatingHistoryRow,
                           NotificationRow):
                 conn.execute(delete(table).where(table.account_id == account_id))
+            # Others' notifications name this account in their text: they go too.
+            conn.execute(delete(NotificationRow).where(NotificationRow.actor_id == account_id))
             conn.execute(delete(ChallengeRow).where(or_(ChallengeRow.by_id == account_id,
                                                         ChallengeRow.to_id == account_id)))
             conn.execute(update(AccountRow).where(AccountRow.id == account_id).values(
@@ -530,11 +533,11 @@ class Accounts:
     # ----- notifications --------------------------------------------------------------------
 
     def notify(self, account_id: str, kind: str, text: str, url: str | None, at: float, *,
-               email: bool) -> None:
+               email: bool, actor_id: str | None = None) -> None:
         with self._write() as conn:
             conn.execute(insert(NotificationRow).values(
                 account_id=account_id, kind=kind, text=text, url=url, created=at, read=False,
-                email="due" if email else "none"))
+                email="due" if email else "none", actor_id=actor_id))
 
     def notifications(self, account_id: str, after: int, limit: int = 50
                       ) -> tuple[list[dict], int]:

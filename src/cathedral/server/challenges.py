@@ -101,7 +101,8 @@ class Challenges:
             self.spawn(self.notify(
                 to.id, "challenge",
                 f"{who.account.name} challenges you to {loaded.info.title} "
-                f"({'rated' if body.rated else 'casual'}, {clock_words(clock)})", "/me"))
+                f"({'rated' if body.rated else 'casual'}, {clock_words(clock)})", "/me",
+                who.account.id))
         found = await self.db(self.accounts.challenge, challenge_id)
         return self.challenge_view(found, who)
 
@@ -160,11 +161,12 @@ class Challenges:
         self.spawn(self.notify(c.by_id, "accepted",
                                f"{who.account.name} accepted your challenge: "
                                f"{game.info.title}, {clock_words(c.clock)}",
-                               secrets_of[c.by_id]))
+                               secrets_of[c.by_id], who.account.id))
         first = people[0][0]
         if c.clock is not None and c.clock.get("per_move") and first != who.account.id:
             self.spawn(self.notify(first, "turn", f"Your turn in {game.info.title} against "
-                                   f"{who.account.name}", f"/me?game={game_id}"))
+                                   f"{who.account.name}", f"/me?game={game_id}",
+                                   who.account.id))
         return {"game_id": game_id, "url": secrets_of[who.account.id]}
 
     async def withdraw(self: Hub, challenge_id: str, who: Signed) -> None:

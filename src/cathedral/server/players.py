@@ -138,10 +138,12 @@ class Players:
         if table.notified == mark:
             return
         table.notified = mark
-        names = [s.name or s.kind for s in table.seats if s.player != player]
-        self.spawn(self.notify(seat.account_id, "turn",
-                               f"Your turn in {table.game.info.title} against "
-                               f"{', '.join(names)}", f"/me?game={table.id}"))
+        text, actor = f"Your turn in {table.game.info.title}", None
+        others = [s for s in table.seats if s.player != player]
+        if len(others) == 1:  # named only where one account is named
+            text += f" against {others[0].name or others[0].kind}"
+            actor = others[0].account_id
+        self.spawn(self.notify(seat.account_id, "turn", text, f"/me?game={table.id}", actor))
 
     async def rate(self: Hub, game_id: str) -> None:
         """Rates a finished rated game (once, whichever process gets there first)."""
@@ -167,8 +169,10 @@ class Players:
 
     # ----- notifications --------------------------------------------------------------------
 
-    async def notify(self: Hub, account_id: str, kind: str, text: str,
-                     url: str | None) -> None:
+    async def notify(self: Hub, account_id: str, kind: str, text: str, url: str | None,
+                     actor: str | None = None) -> None:
+        """Tells an account of something ``actor`` (the account ``text`` names) did; the
+        notification goes when the actor's account is deleted."""
         try:
             account = await self.db(self.accounts.get, account_id)
             if account is None:
@@ -176,7 +180,7 @@ class Players:
             email = bool(self.mailer is not None and account.email
                          and account.notify.get("email"))
             await self.db(self.accounts.notify, account_id, kind, text, url, self.wall(),
-                          email=email)
+                          email=email, actor_id=actor)
         except Exception:
             log.exception("notification for %s failed", account_id)
 

@@ -110,6 +110,8 @@ def upgrade() -> None:
         sa.Column("account_id", sa.String(32),
                   sa.ForeignKey("accounts.id", ondelete="CASCADE"), index=True),
         sa.Column("kind", sa.String(16), nullable=False),
+        # whose doing it tells of (its text names them): gone with their account
+        sa.Column("actor_id", sa.String(32), nullable=True, index=True),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("url", sa.Text(), nullable=True),
         sa.Column("created", sa.Float(), nullable=False),
