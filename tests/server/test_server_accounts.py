@@ -465,3 +465,57 @@ def test_a_record_names_the_accounts(db):
         records = client.get("/api/players/gus/records")
         assert records.status_code == 200 and records.json() == []  # none finished yet
         assert "attachment" in records.headers["content-disposition"]
+
+
+# ----- the migration --------------------------------------------------------------------------
+
+
+def test_the_accounts_migration_keeps_every_existing_game(tmp_path):
+    """A database as the server before accounts left it (revision 0003), with a game under
+    way: after the upgrade the game reads the same and goes on, anonymous and unrated."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from cathedral.server.storage import MIGRATIONS
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    game = cathedral.load("classic")
+    state = game.new_initial_state()
+    rows = []
+    for ply in range(2):
+        action = state.legal_actions()[0]
+        rows.append(("old1", 0, ply, action, state.current_player(),
+                     state.action_to_string(action), None, 1.0, None))
+        state.apply_action(action)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO games (id, game, params, rules_version, seed, status, ply, generation,"
+            " result, clock, read_only, public, rematch_of, rematch, created, updated, revision,"
+            " turns) VALUES ('old1', 'classic', '{\"opening\": \"standard\"}', 1, 'seed', "
+            "'playing', 2, 0, NULL, NULL, 0, 1, NULL, NULL, 1.0, 1.0, 3, 2)")
+        conn.exec_driver_sql(
+            "INSERT INTO seats (game_id, player, kind, token_hash, open, arrived) VALUES "
+            "('old1', 0, 'human', 'h0', 0, 1), ('old1', 1, 'human', 'h1', 0, 1)")
+        conn.exec_driver_sql(
+            "INSERT INTO actions (game_id, generation, ply, action, player, notation, clock, at,"
+            " info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[0])
+        conn.exec_driver_sql(
+            "INSERT INTO actions (game_id, generation, ply, action, player, notation, clock, at,"
+            " info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[1])
+    engine.dispose()
+    with serve(url) as client:  # migrates on start
+        view = client.get("/api/games/old1").json()
+        assert view["ply"] == 2 and view["history"] == [r[5] for r in rows]
+        assert view["names"] == [None, None] and view["rated"] is False
+        assert view["seats"] == ["human", "human"] and view["public"] is True
+        assert client.get("/api/games/old1/record").json()["players"] == ["human", "human"]
+        stored = client.app.state.hub.storage.load("old1")
+        assert [s.token_hash for s in stored.seats] == ["h0", "h1"]
+        assert stored.revision == 3 and stored.rated is False

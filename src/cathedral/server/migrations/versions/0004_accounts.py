@@ -124,25 +124,25 @@ def upgrade() -> None:
         sa.Column("name", sa.String(32), primary_key=True),
         sa.Column("value", sa.String(128), nullable=False),
     )
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("account_id", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("name", sa.String(32), nullable=True))
-        batch.create_index("ix_seats_account_id", ["account_id"])
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False,
-                                   server_default=sa.false()))
-        batch.add_column(sa.Column("setting", sa.String(16), nullable=True))
-        batch.add_column(sa.Column("rating_state", sa.String(8), nullable=False,
-                                   server_default="none"))
-        batch.add_column(sa.Column("rating_changes", sa.Text(), nullable=True))
+    # Plain ALTER TABLE ADD COLUMN, never a batch copy: on SQLite a copied ``games`` would be
+    # dropped, and its seats and actions with it (ON DELETE CASCADE).
+    op.add_column("seats", sa.Column("account_id", sa.String(32), nullable=True))
+    op.add_column("seats", sa.Column("name", sa.String(32), nullable=True))
+    op.create_index("ix_seats_account_id", "seats", ["account_id"])
+    op.add_column("games", sa.Column("rated", sa.Boolean(), nullable=False,
+                                     server_default=sa.false()))
+    op.add_column("games", sa.Column("setting", sa.String(16), nullable=True))
+    op.add_column("games", sa.Column("rating_state", sa.String(8), nullable=False,
+                                     server_default="none"))
+    op.add_column("games", sa.Column("rating_changes", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
         for column in ("rating_changes", "rating_state", "setting", "rated"):
             batch.drop_column(column)
+    op.drop_index("ix_seats_account_id", "seats")
     with op.batch_alter_table("seats") as batch:
-        batch.drop_index("ix_seats_account_id")
         batch.drop_column("name")
         batch.drop_column("account_id")
     for table in ("secrets", "notifications", "challenges", "rating_history", "ratings",
