@@ -519,3 +519,26 @@ def test_the_accounts_migration_keeps_every_existing_game(tmp_path):
         stored = client.app.state.hub.storage.load("old1")
         assert [s.token_hash for s in stored.seats] == ["h0", "h1"]
         assert stored.revision == 3 and stored.rated is False
+
+
+def test_a_multiplayer_game_is_rated_by_pairwise_results_by_finishing_place(db):
+    with serve(db) as client:
+        a, b = Person(client, "ann"), Person(client, "ben")
+        table = a.post("/api/games", {"game": "red", "params": {"players": 3}, "rated": True,
+                                      "public": True, "seats": ["human", "human", "easy"]})
+        assert table.status_code == 201, table.text
+        game_id = table.json()["id"]
+        joined = b.post(f"/api/games/{game_id}/join", {"player": 1}).json()
+        assert b.post(f"/api/games/{game_id}/resign", token=joined["token"]).status_code == 200
+        view = wait_until(lambda: (v := client.get(f"/api/games/{game_id}").json())
+                          ["rating_changes"] and v)
+        assert view["names"] == ["ann", "ben", None]
+        easy = glicko.computer_rating("red3", "easy")
+        want = glicko.rate_game([glicko.Rating(), glicko.Rating(), easy], view["returns"],
+                                [False, False, True])
+        for seat in (0, 1):
+            assert view["rating_changes"][seat]["after"] == pytest.approx(want[seat].rating,
+                                                                          abs=0.05)
+        assert view["rating_changes"][2] is None
+        assert view["returns"][1] == min(view["returns"])  # the resigner placed last
+        assert a.get("/api/players/ann").json()["ratings"]["red3"]["games"] == 1
