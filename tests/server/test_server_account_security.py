@@ -276,3 +276,47 @@ def test_deleting_needs_the_own_name_typed(db):
         answer = person.post("/api/account/delete", {"name": "someone"})
         assert answer.status_code == 422
         assert person.get("/api/me").json()["account"]["name"] == "careful"
+
+
+def test_a_burst_of_password_hashes_never_queues_in_front_of_the_database(db, monkeypatch):
+    """Hashes run in threads of their own: with every hashing thread held, a request that
+    needs the database is still answered (before the hashes are let go)."""
+    import threading
+
+    real = auth._hasher
+    release = threading.Event()
+    busy = threading.Semaphore(0)
+
+    class Held:
+        def hash(self, password):
+            busy.release()
+            release.wait(60)
+            return real.hash(password)
+
+        def verify(self, stored, password):
+            return real.verify(stored, password)
+
+    monkeypatch.setattr(auth, "_hasher", Held())
+    with serve(db) as client:
+        burst = [threading.Thread(target=client.post, args=("/api/account/signup",),
+                                  kwargs={"json": {"name": f"burst{i}", "password": "x" * 8}})
+                 for i in range(6)]
+        for thread in burst:
+            thread.start()
+        busy.acquire()
+        busy.acquire()  # both hashing threads are held
+        seen: dict = {}
+
+        def ask() -> None:
+            seen["status"] = client.get("/api/challenges").status_code
+            seen["held"] = not release.is_set()
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        asking.join(20)  # a hang guard: the answer needs no hash
+        release.set()
+        asking.join(60)
+        assert seen == {"status": 200, "held": True}  # answered while every hash was held
+        for thread in burst:
+            thread.join(60)
+        assert client.get("/api/players/burst5").status_code == 200

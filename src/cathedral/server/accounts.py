@@ -232,6 +232,11 @@ class Accounts:
 
     # ----- the site's secret ----------------------------------------------------------------
 
+    @property
+    def known_secret(self) -> str | None:
+        """The site's secret once read (it never changes)."""
+        return self._secret
+
     def site_secret(self) -> str:
         """The secret every process shares (made by the first that asks)."""
         if self._secret is None:
@@ -448,9 +453,10 @@ class Accounts:
     def apply_rating(self, game_id: str, at: float,
                      compute: Callable[[dict, list], list | None]) -> list | None:
         """Rates a finished rated game once: claims it (``rating_state`` due -> done, one
-        writer wins), reads the seats' ratings (locked for this transaction where the database
-        can), asks ``compute(game_row_values, seats)`` for each seat's new rating (a dict or
-        None) and stores them with the history. Returns the changes, or None if the game was
+        writer wins), reads the seats' ratings (locked for this transaction: ``FOR UPDATE`` on
+        PostgreSQL; on SQLite the claim's write already holds the one write lock), asks
+        ``compute(game_row_values, seats)`` for each seat's new rating (a dict or None) and
+        stores them with the history. Returns the changes, or None if the game was
         not due."""
         with self._write() as conn:
             claimed = conn.execute(update(GameRow).where(

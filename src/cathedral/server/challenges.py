@@ -165,8 +165,7 @@ class Challenges:
         first = people[0][0]
         if c.clock is not None and c.clock.get("per_move") and first != who.account.id:
             self.spawn(self.notify(first, "turn", f"Your turn in {game.info.title} against "
-                                   f"{who.account.name}", f"/me?game={game_id}",
-                                   who.account.id))
+                                   f"{who.account.name}", secrets_of[first], who.account.id))
         return {"game_id": game_id, "url": secrets_of[who.account.id]}
 
     async def withdraw(self: Hub, challenge_id: str, who: Signed) -> None:

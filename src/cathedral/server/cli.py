@@ -206,6 +206,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"error: --smtp: {exc}", file=sys.stderr)
             return 2
+        if not settings.public_url:
+            print("warning: --smtp without --public-url: e-mails carry relative links",
+                  file=sys.stderr)
     from cathedral.server.logs import configure_logging
 
     configure_logging(args.log_level)

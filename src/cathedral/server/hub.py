@@ -89,6 +89,9 @@ class Hub(Commands, Computers, Players, Challenges):
         # Reads (and, on other databases than SQLite, writes) run in these threads.
         self.db_pool = ThreadPoolExecutor(2 if storage.is_sqlite else 8,
                                           thread_name_prefix="cathedral-db")
+        # Password hashes (argon2id, about half a second of CPU each) in threads of their
+        # own: a burst of sign-ups queues here, never in front of the database's calls.
+        self.hash_pool = ThreadPoolExecutor(2, thread_name_prefix="cathedral-argon2")
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
         self.warm = warm  # start the worker processes with the server, not the first job
@@ -104,6 +107,11 @@ class Hub(Commands, Computers, Players, Challenges):
         """Runs a database call in the database threads."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, lambda: fn(*args, **kwargs))
+
+    async def hashing(self, fn: Callable, *args: Any) -> Any:
+        """Runs a password hash or check in its own threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.hash_pool, lambda: fn(*args))
 
     async def write(self, fn: Callable, *args: Any, bulk: bool = False, **kwargs: Any) -> Any:
         """Runs a database write (one short transaction). On SQLite it runs right here: a
@@ -215,6 +223,7 @@ class Hub(Commands, Computers, Players, Challenges):
         await self.search.close()
         await self.quick.close()
         self.db_pool.shutdown(wait=True)
+        self.hash_pool.shutdown(wait=True)
 
     # ----- loading ------------------------------------------------------------------------
 

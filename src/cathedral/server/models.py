@@ -242,6 +242,8 @@ class LobbyItem(BaseModel):
     updated: float
     read_only: bool
     public: bool
+    names: list[str | None] = Field(default_factory=list)
+    rated: bool = False
 
 
 class Lobby(BaseModel):

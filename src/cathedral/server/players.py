@@ -53,7 +53,7 @@ class Players:
     public_url: str | None = None
 
     async def seat_secret(self: Hub, game_id: str, player: int, account_id: str) -> str:
-        key = (await self.db(self.accounts.site_secret)).encode()
+        key = (self.accounts.known_secret or await self.db(self.accounts.site_secret)).encode()
         digest = hmac.new(key, f"seat:{game_id}:{player}:{account_id}".encode(),
                           hashlib.sha256).digest()[:24]
         return base64.urlsafe_b64encode(digest).decode().rstrip("=")
@@ -143,7 +143,13 @@ class Players:
         if len(others) == 1:  # named only where one account is named
             text += f" against {others[0].name or others[0].kind}"
             actor = others[0].account_id
-        self.spawn(self.notify(seat.account_id, "turn", text, f"/me?game={table.id}", actor))
+        self.spawn(self._tell_turn(table.id, player, seat.account_id, text, actor))
+
+    async def _tell_turn(self: Hub, game_id: str, player: int, account_id: str, text: str,
+                         actor: str | None) -> None:
+        """A turn notification whose link opens the player's seat."""
+        url = f"/g/{game_id}#" + await self.seat_secret(game_id, player, account_id)
+        await self.notify(account_id, "turn", text, url, actor)
 
     async def rate(self: Hub, game_id: str) -> None:
         """Rates a finished rated game (once, whichever process gets there first)."""

@@ -587,7 +587,8 @@ class Storage:
         alone): games with an open seat, games being played and recently finished ones,
         newest first."""
         columns = (GameRow.id, GameRow.game, GameRow.params, GameRow.status, GameRow.ply,
-                   GameRow.turns, GameRow.updated, GameRow.public, GameRow.read_only)
+                   GameRow.turns, GameRow.updated, GameRow.public, GameRow.read_only,
+                   GameRow.rated)
         with self.engine.connect() as conn:
             open_ids = set(conn.execute(
                 select(SeatRow.game_id).join(GameRow, GameRow.id == SeatRow.game_id)
@@ -611,18 +612,21 @@ class Storage:
                 ).all(),
             }
             ids = {r.id for rows in lists.values() for r in rows}
-            seats: dict[str, list[tuple[int, str, bool]]] = {}
+            seats: dict[str, list[tuple[int, str, bool, str | None]]] = {}
             if ids:
                 for s in conn.execute(select(SeatRow).where(SeatRow.game_id.in_(ids))
                                       .order_by(SeatRow.player)):
-                    seats.setdefault(s.game_id, []).append((s.player, s.kind, bool(s.open)))
+                    seats.setdefault(s.game_id, []).append((s.player, s.kind, bool(s.open),
+                                                            s.name))
         out: dict[str, list[dict]] = {}
         for name, rows in lists.items():
             out[name] = [{
                 "id": r.id, "game": r.game, "params": json.loads(r.params),
                 "status": r.status, "ply": r.ply, "turns": r.turns, "updated": r.updated,
                 "read_only": bool(r.read_only), "public": bool(r.public),
-                "seats": [kind for _, kind, _ in seats.get(r.id, [])],
-                "open_seats": [p for p, _, is_open in seats.get(r.id, []) if is_open],
+                "seats": [kind for _, kind, _, _ in seats.get(r.id, [])],
+                "open_seats": [p for p, _, is_open, _ in seats.get(r.id, []) if is_open],
+                "names": [name for _, _, _, name in seats.get(r.id, [])],
+                "rated": bool(r.rated),
             } for r in rows]
         return out

@@ -65,7 +65,7 @@ async def signup(request: Request, body: Annotated[models.PasswordBody, Body()],
     if len(body.password) < auth.MIN_PASSWORD:
         raise Invalid(f"a password is at least {auth.MIN_PASSWORD} characters")
     request.app.state.signin.check(asker, None)
-    password_hash = await hub.db(auth.hash_password, body.password)
+    password_hash = await hub.hashing(auth.hash_password, body.password)
     try:
         account = await hub.db(hub.accounts.create, name, password_hash, time.time())
     except NameTaken:
@@ -82,7 +82,7 @@ async def signin(request: Request, body: Annotated[models.PasswordBody, Body()],
     account = await hub.db(hub.accounts.by_name, body.name) if auth.NAME.fullmatch(
         body.name) else None
     stored = None if account is None else account.password_hash
-    if not await hub.db(auth.password_matches, stored, body.password):
+    if not await hub.hashing(auth.password_matches, stored, body.password):
         raise Unauthorized(auth.WRONG)
     assert account is not None
     return await _sign_in(request, hub, account.id)
