@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests run with --import-mode=importlib
 
-from webtest import CHROMIUM, CHROMIUM_ARGS, ROOT, Pages, Server
+from webtest import CHROMIUM, CHROMIUM_ARGS, ROOT, Pages, Server, free_port, serving
 
 
 def _free_port() -> int:
@@ -76,6 +76,29 @@ def server(tmp_path_factory) -> Server:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@pytest.fixture(scope="module")
+def mail_server(tmp_path_factory):
+    """A second `cathedral serve` that sends e-mail notifications to a local SMTP server
+    (aiosmtpd); yields (Server, the messages it received)."""
+    controller_module = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd is missing")
+    received: list = []
+
+    class Inbox:
+        async def handle_DATA(self, server, session, envelope):  # aiosmtpd calls it by this name
+            received.append(envelope)
+            return "250 OK"
+
+    port = free_port()
+    controller = controller_module.Controller(Inbox(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        with serving(tmp_path_factory.mktemp("mail-server"), "--smtp",
+                     f"smtp://127.0.0.1:{port}") as running:
+            yield running, received
+    finally:
+        controller.stop()
 
 
 @pytest.fixture(scope="session")

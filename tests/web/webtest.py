@@ -3,8 +3,14 @@ its JSON client, pages that record console errors, and pointer helpers for the b
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
 import subprocess
+import sys
+import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -53,6 +59,52 @@ class Server:
         return self.call(
             "POST", f"/api/games/{game_id}/moves", {"ply": ply, "move": notation}, token
         )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(base: Path, *extra: str):
+    """Runs `cathedral serve` on a fresh SQLite database under ``base`` and a free port (rate
+    limits off, one worker, ``extra`` arguments after those) until the block ends; yields its
+    Server once it answers /healthz."""
+    import pytest
+
+    port = free_port()
+    log = base / "server.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [
+        sys.executable, "-m", "cathedral", "serve", "--host", "127.0.0.1", "--port", str(port),
+        "--db", f"sqlite:///{base / 'games.db'}", "--rate-limit", "off", "--workers", "1", *extra,
+    ]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        # a bounded wait for the server to answer (start-up, not a speed check)
+        for _ in range(300):
+            if process.poll() is not None:
+                pytest.fail(f"cathedral serve exited at start:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.2)
+        else:
+            pytest.fail(f"cathedral serve did not answer /healthz:\n{log.read_text()[-3000:]}")
+        yield Server(url, process, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 class Pages:

@@ -180,6 +180,21 @@ export function formatClock(seconds) {
 }
 
 /**
+ * A correspondence clock's time left (days a move): "2 d 5 h", "5 h 12 min", then m:ss under
+ * an hour.
+ * @param {number | null | undefined} seconds
+ */
+export function formatDays(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 3600) return formatClock(s);
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  if (days) return `${days} d ${hours} h`;
+  return `${hours} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+}
+
+/**
  * Puts text on the clipboard (a hidden text area where the page is not a secure context).
  * @param {string} text
  * @returns {Promise<void>}

@@ -4,6 +4,7 @@
 // secret the server recognises makes the page a player's: anyone else watches, whatever the
 // address holds.
 
+import { me, onAccount, send } from "./account.js";
 import { $, copyText, h, swatch, toast } from "./dom.js";
 import { ApiError, errorText, get, gameIdFromPath, liveGame, post, refusal, secretFromFragment } from "./net.js";
 import {
@@ -20,6 +21,7 @@ import {
   turnText,
 } from "./table.js";
 
+/** @typedef {import("./types.js").Account} Account */
 /** @typedef {import("./types.js").Board} Board */
 /** @typedef {import("./types.js").Created} Created */
 /** @typedef {import("./types.js").Hint} Hint */
@@ -31,7 +33,7 @@ import {
 /** @typedef {import("./net.js").LiveGame} LiveGame */
 
 const id = gameIdFromPath();
-const secret = secretFromFragment();
+let secret = secretFromFragment(); // a claimed seat gets a new one
 
 /**
  * Everything the page knows that changes: one object, so that what a function reads and
@@ -50,6 +52,8 @@ const secret = secretFromFragment();
  * @property {{ply: number, timer: number} | null} pending a move sent over the socket, until its view or refusal
  * @property {number | null} hintAsked the ply a hint was asked for over the socket
  * @property {number | null} announced the last ply read out to screen readers
+ * @property {Account | null} account the signed-in account, if any
+ * @property {boolean} claiming a claim of our seat is on its way
  */
 
 /** @type {GamePage} */
@@ -67,6 +71,8 @@ const page = {
   pending: null,
   hintAsked: null,
   announced: null,
+  account: null,
+  claiming: false,
 };
 
 /**
@@ -187,7 +193,8 @@ function drawSide() {
   const seated = page.me !== null;
   $("notation-form").classList.toggle("hidden", !seated || !playing);
   // hints and take-backs are for a person playing only computers (the server's rule)
-  const alone = page.view.seats.filter((kind) => kind === "human").length === 1;
+  // (and never in a rated game: its result counts)
+  const alone = page.view.seats.filter((kind) => kind === "human").length === 1 && !page.view.rated;
   $("hint").classList.toggle("hidden", !seated || !playing || !alone);
   $("takeback").classList.toggle("hidden", !seated || !playing || !alone);
   $("takeback", HTMLButtonElement).disabled = !page.view.takeback || page.sending;
@@ -201,6 +208,8 @@ function drawSide() {
   const follow = $("follow", HTMLAnchorElement);
   follow.classList.toggle("hidden", seated || !page.view.rematch);
   if (page.view.rematch) follow.href = `/g/${encodeURIComponent(page.view.rematch)}`;
+  $("rated-note").classList.toggle("hidden", !page.view.rated);
+  drawClaim();
   const join = $("join");
   const open = (page.view.open_seats || []).filter(() => !seated && playing);
   join.classList.toggle("hidden", open.length === 0);
@@ -209,6 +218,46 @@ function drawSide() {
       h("button", { class: "btn small primary", type: "button", onclick: () => joinSeat(player) }, `Sit as ${page.view.players[player]}`),
     ),
   );
+}
+
+/**
+ * "Claim this seat for <name>": shown to a signed-in person holding an anonymous seat's secret.
+ */
+function drawClaim() {
+  const box = $("claim");
+  const names = page.view.names || [];
+  const anonymous = page.me !== null && secret && !names[page.me] && !page.view.read_only && page.view.status === "playing";
+  const seatedElsewhere = page.account && names.some((name) => name && name.toLowerCase() === page.account.name.toLowerCase());
+  const show = Boolean(page.account && anonymous && !seatedElsewhere);
+  box.classList.toggle("hidden", !show);
+  if (!show) {
+    box.replaceChildren();
+    return;
+  }
+  if (box.dataset.account === page.account.name && box.children.length) return;
+  box.dataset.account = page.account.name;
+  box.replaceChildren(
+    h("button", { id: "claim-seat", class: "btn small", type: "button", onclick: claimSeat }, `Claim this seat for ${page.account.name}`),
+    h("span", { class: "muted small" }, "The game then counts as yours; this link's secret changes."),
+  );
+}
+
+/** The seat becomes the account's: the server answers a new secret, which replaces the fragment. */
+async function claimSeat() {
+  if (page.claiming) return;
+  page.claiming = true;
+  try {
+    /** @type {{player: number, token: string, url: string}} */
+    const claimed = await send("POST", `/api/games/${encodeURIComponent(id)}/claim`, {}, { token: secret });
+    secret = claimed.token;
+    history.replaceState(null, "", claimed.url || `${location.pathname}#${claimed.token}`);
+    toast(`This seat is now ${page.account.name}'s: the page's address holds its new link.`);
+    setView(await fetchView());
+  } catch (exc) {
+    showMessage(refusal(exc));
+  } finally {
+    page.claiming = false;
+  }
 }
 
 async function drawBoard() {
@@ -467,6 +516,11 @@ async function start() {
   page.board = await loadBoard(page.view.game, $("board"), { onMove: sendMove, side: $("board-side") });
   setView(page.view);
   page.live = liveGame(id, onMessage);
+  onAccount((account) => {
+    page.account = account;
+    if (page.view) drawSide();
+  });
+  me();
   setInterval(tickClocks, 500);
   $("notation-form").addEventListener("submit", (event) => {
     event.preventDefault();

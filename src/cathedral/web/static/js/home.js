@@ -3,6 +3,7 @@
 // seat (a person or a computer level), an optional clock, a public or private table; then
 // start it and share the invite links.
 
+import { onAccount } from "./account.js";
 import { $, copyText, h, s, swatch, toast } from "./dom.js";
 import { errorText, get, post } from "./net.js";
 
@@ -20,12 +21,15 @@ import { errorText, get, post } from "./net.js";
  * @property {CatalogGame | null} game the catalog entry chosen
  * @property {Record<string, unknown>} params the game's parameters, by name
  * @property {SeatKind[]} seats per seat: "human" or a level
- * @property {ClockPreset | null} clock
+ * @property {ClockPreset | "days" | null} clock a preset, correspondence (days a move) or none
+ * @property {number} days correspondence: the days each move may take
  * @property {boolean} isPublic in the lobby, with open seats
+ * @property {boolean} signedIn a rated table may be asked for
+ * @property {boolean} rated
  */
 
 /** @type {HomePage} */
-const page = { catalog: null, game: null, params: {}, seats: [], clock: null, isPublic: false };
+const page = { catalog: null, game: null, params: {}, seats: [], clock: null, days: 3, isPublic: false, signedIn: false, rated: false };
 
 /** @type {ClockPreset[]} */
 const DEFAULT_CLOCKS = [
@@ -197,13 +201,19 @@ function drawParams() {
   }
   if (more.children.length > 1) box.append(more);
   const presets = page.catalog.clocks || page.catalog.clock_presets || DEFAULT_CLOCKS;
-  /** @type {[ClockPreset | null, string][]} */
-  const clockOptions = [[null, "No clock"], ...presets.map((c) => /** @type {[ClockPreset, string]} */ ([c, c.name || `${c.initial_s / 60} min + ${c.increment_s} s`]))];
-  const drawClocks = () =>
+  /** @type {[ClockPreset | "days" | null, string][]} */
+  const clockOptions = [
+    [null, "No clock"],
+    ...presets.map((c) => /** @type {[ClockPreset, string]} */ ([c, c.name || `${c.initial_s / 60} min + ${c.increment_s} s`])),
+    ["days", "Correspondence"],
+  ];
+  const drawClocks = () => {
     chips($("clocks"), clockOptions, page.clock, (value) => {
       page.clock = value;
       drawClocks();
     });
+    $("days-field").classList.toggle("hidden", page.clock !== "days");
+  };
   drawClocks();
   const drawVisibility = () =>
     chips($("visibility"), [[false, "Private (invite links)"], [true, "Public (in the lobby)"]], page.isPublic, (value) => {
@@ -245,14 +255,16 @@ function drawSeats() {
 async function startGame() {
   const button = $("start", HTMLButtonElement);
   $("start-error").textContent = "";
-  /** @type {{game: string, params: Record<string, unknown>, seats: SeatKind[], clock?: {initial_s: number, increment_s: number}, public?: boolean}} */
+  /** @type {{game: string, params: Record<string, unknown>, seats: SeatKind[], clock?: import("./types.js").ClockSpec, public?: boolean, rated?: boolean}} */
   const body = { game: page.game.name, params: {}, seats: [...page.seats] };
   for (const p of page.game.parameters || []) {
     if (p.name === "components") continue;
     if (page.params[p.name] !== p.default) body.params[p.name] = page.params[p.name];
   }
-  if (page.clock) body.clock = { initial_s: page.clock.initial_s, increment_s: page.clock.increment_s };
+  if (page.clock === "days") body.clock = { days_per_move: page.days };
+  else if (page.clock) body.clock = { initial_s: page.clock.initial_s, increment_s: page.clock.increment_s };
   if (page.isPublic) body.public = true;
+  if (page.signedIn && page.rated) body.rated = true;
   button.disabled = true;
   /** @type {Created} */
   let created;
@@ -287,7 +299,9 @@ function showInvites(created, humans) {
   const rows = humans.map((seat, k) => {
     const name = names[seat.player] || `Player ${seat.player + 1}`;
     if (!seat.url) {
-      return h("div", { class: "invite" }, h("span", { class: "who" }, name), h("span", { class: "muted" }, "open seat: anyone in the lobby may sit here"));
+      const who = page.isPublic ? "anyone in the lobby" : "anyone with the watch link";
+      const open = page.signedIn && page.rated ? `open seat: ${who} who is signed in may sit here` : `open seat: ${who} may sit here`;
+      return h("div", { class: "invite" }, h("span", { class: "who" }, name), h("span", { class: "muted" }, open));
     }
     const link = absolute(seat.url);
     return h(
@@ -315,7 +329,23 @@ function showInvites(created, humans) {
   box.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
+function drawRated() {
+  $("rated-field").classList.toggle("hidden", !page.signedIn);
+  $("rated", HTMLInputElement).checked = page.rated;
+}
+
 async function start() {
+  $("days").replaceChildren(...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: String(d), selected: d === page.days }, `${d} day${d === 1 ? "" : "s"}`)));
+  $("days").addEventListener("change", () => {
+    page.days = Number($("days", HTMLSelectElement).value);
+  });
+  $("rated").addEventListener("change", () => {
+    page.rated = $("rated", HTMLInputElement).checked;
+  });
+  onAccount((account) => {
+    page.signedIn = Boolean(account);
+    drawRated();
+  });
   try {
     page.catalog = await get("/api/catalog");
   } catch (exc) {

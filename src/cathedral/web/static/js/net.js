@@ -21,9 +21,27 @@ export class ApiError extends Error {
 const RETRIES = 3; // a 429 is answered by waiting its Retry-After (at most 10 s) and asking again
 
 /**
+ * Where a write finds the account's CSRF token (account.js sets it: the token of the session
+ * the browser's cookie holds, or null when signed out). Every write that a session cookie may
+ * authorise must carry it (docs/accounts.md), so every call but a GET asks.
+ * @type {() => Promise<string | null>}
+ */
+let csrfSource = () => Promise.resolve(null);
+
+/**
+ * Names where the CSRF token of the signed-in account comes from (account.js, once per page).
+ * @param {() => Promise<string | null>} source
+ */
+export function useCsrf(source) {
+  csrfSource = source;
+}
+
+/**
  * @typedef {object} CallOptions
  * @property {unknown} [body] sent as JSON
  * @property {string | null} [token] a seat's secret, for the Authorization header
+ * @property {string | null} [csrf] the account's CSRF token (default: the page's account's,
+ *   for every method but GET)
  */
 
 /**
@@ -36,11 +54,19 @@ const RETRIES = 3; // a 429 is answered by waiting its Retry-After (at most 10 s
  * @param {number} [attempt] the retries after a 429 so far
  * @returns {Promise<T>}
  */
-export async function call(method, path, { body, token } = {}, attempt = 0) {
+export async function call(method, path, { body, token, csrf } = {}, attempt = 0) {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf === undefined && method !== "GET") {
+    try {
+      csrf = await csrfSource();
+    } catch {
+      csrf = null;
+    }
+  }
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   let response;
   try {
     response = await fetch(path, {
@@ -55,7 +81,7 @@ export async function call(method, path, { body, token } = {}, attempt = 0) {
   if (response.status === 429 && attempt < RETRIES) {
     const wait = Math.min(10, Number(response.headers.get("Retry-After")) || 1);
     await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-    return call(method, path, { body, token }, attempt + 1);
+    return call(method, path, { body, token, csrf }, attempt + 1);
   }
   let data = null;
   const text = await response.text();
@@ -89,6 +115,14 @@ export const get = (path, options) => call("GET", path, options);
  * @returns {Promise<T>}
  */
 export const post = (path, body, options = {}) => call("POST", path, { ...options, body });
+
+/**
+ * @template [T=unknown]
+ * @param {string} path
+ * @param {{token?: string | null}} [options]
+ * @returns {Promise<T>}
+ */
+export const del = (path, options = {}) => call("DELETE", path, options);
 
 /** Returns the seat secret of this page (the URL fragment), or null for a spectator. */
 export function secretFromFragment() {

@@ -2,6 +2,7 @@
 // The replay page: a step slider over every ply of a finished or uploaded game, the position at
 // each ply, and "analyse" asking the server's hard player for its evaluation and best move.
 
+import "./account.js";
 import { $, h, swatch } from "./dom.js";
 import { ApiError, errorText, gameIdFromPath, get, liveGame } from "./net.js";
 import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult } from "./table.js";

@@ -2,7 +2,7 @@
 // What the game page and the replay page share: the board of a game, the players panel, the
 // move list grouped by turns, what happened since a player's last turn, and the result.
 
-import { formatClock, h, seatColour, swatch } from "./dom.js";
+import { formatClock, formatDays, h, seatColour, swatch } from "./dom.js";
 
 /** @typedef {import("./types.js").Board} Board */
 /** @typedef {import("./types.js").BoardHandlers} BoardHandlers */
@@ -151,11 +151,17 @@ export function renderPlayers(list, view, { me = null, picture = null, clockBase
         if (clock.running === player && clockBase) left -= (Date.now() - clockBase) / 1000;
         clockText = h(
           "span",
-          { class: `clock${clock.running === player ? " running" : ""}`, "data-clock": player, "aria-label": `${name}'s clock` },
-          formatClock(left),
+          {
+            class: `clock${clock.running === player ? " running" : ""}${clock.per_move ? " per-move" : ""}`,
+            "data-clock": player,
+            "aria-label": clock.per_move ? `${name}'s time left for this move` : `${name}'s clock`,
+            title: clock.per_move ? "Correspondence: the time left for the move; each move gives the whole time again" : null,
+          },
+          clock.per_move ? formatDays(left) : formatClock(left),
         );
       }
       const kind = view.seats[player];
+      const account = view.names ? view.names[player] : null;
       return h(
         "li",
         {
@@ -168,7 +174,8 @@ export function renderPlayers(list, view, { me = null, picture = null, clockBase
           {},
           h("strong", {}, name),
           " ",
-          h("span", { class: "seat-kind" }, player === me ? "you" : kind === "human" ? "human" : `computer · ${kind}`),
+          h("span", { class: "seat-kind" }, player === me ? "you" : account ? "" : kind === "human" ? "human" : `computer · ${kind}`),
+          account ? h("span", { class: "seat-line" }, accountName(account)) : null,
           out ? h("span", { class: "seat-kind" }, " · out") : null,
         ),
         h(
@@ -180,6 +187,15 @@ export function renderPlayers(list, view, { me = null, picture = null, clockBase
       );
     }),
   );
+}
+
+/**
+ * The account at a seat: a link to its page ("deleted player" as words).
+ * @param {string} name
+ */
+export function accountName(name) {
+  if (name === "deleted player") return h("span", { class: "seat-account deleted" }, name);
+  return h("a", { class: "seat-account", href: `/@/${encodeURIComponent(name)}`, "data-account": name }, name);
 }
 
 /**
@@ -348,9 +364,25 @@ export function renderResult(panel, view) {
   const result = view.result;
   const words = scoreWords(view.game);
   const how = outcomes(view);
+  const changes = view.rating_changes || null;
   const rows = view.players.map((name, p) =>
-    h("tr", { "data-player": p }, h("td", {}, swatch(name), " ", name), h("td", {}, String(result.scores ? result.scores[p] : "")), h("td", {}, how[p])),
+    h(
+      "tr",
+      { "data-player": p },
+      h("td", {}, swatch(name), " ", name),
+      h("td", {}, String(result.scores ? result.scores[p] : "")),
+      h("td", {}, how[p]),
+    ),
   );
+  const ratings = changes
+    ? h(
+        "ul",
+        { class: "rating-changes", "aria-label": "Rating changes" },
+        view.players.map((name, p) =>
+          changes[p] ? h("li", {}, swatch(name), h("span", {}, view.names && view.names[p] ? view.names[p] : name), h("span", { class: "rating-change", "data-player": p }, ratingChange(changes[p]))) : null,
+        ),
+      )
+    : null;
   const early = result.resigned !== null && result.resigned !== undefined;
   panel.replaceChildren(
     h("h3", {}, "Result"),
@@ -361,8 +393,22 @@ export function renderResult(panel, view) {
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { title: words.means }, words.label), h("th", {}, ""))),
       h("tbody", {}, rows),
     ),
+    ...(ratings ? [h("h4", { class: "ratings-title" }, "Ratings"), ratings] : []),
+    ...(view.rated && !changes ? [h("p", { class: "muted small" }, "A rated game: the ratings change once it is rated.")] : []),
     h("p", { class: "muted small" }, early ? `The game ended before its rules did: ${words.label.toLowerCase()} as they stood.` : `${words.label}: ${words.means}.`),
   );
+}
+
+/**
+ * A seat's rating change in words: "1500 → 1662 (+162)"; empty for a seat not rated.
+ * @param {{before: number, after: number} | null | undefined} change
+ */
+export function ratingChange(change) {
+  if (!change) return "";
+  const before = Math.round(change.before);
+  const after = Math.round(change.after);
+  const delta = after - before;
+  return `${before} → ${after} (${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${Math.abs(delta)})`;
 }
 
 /**

@@ -17,6 +17,8 @@
  * @property {number | null} running the player whose time goes down, if any
  * @property {number} as_of
  * @property {number[]} [waiting] human seats not arrived yet: the clocks wait for them
+ * @property {boolean} [per_move] correspondence: `initial_s` is the days a move, in seconds,
+ *   and each move gives the mover the whole time again
  */
 
 /**
@@ -69,6 +71,16 @@
  * @property {boolean} takeback whether the only human may take back now
  * @property {number} created
  * @property {number} updated
+ * @property {(string | null)[]} [names] the account at each seat ("deleted player" once
+ *   deleted), null for an anonymous seat or a computer
+ * @property {boolean} [rated]
+ * @property {(RatingChange | null)[]} [rating_changes] once a rated game is rated
+ */
+
+/**
+ * @typedef {object} RatingChange
+ * @property {number} before
+ * @property {number} after
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -440,6 +452,8 @@
  * @property {string} status
  * @property {number} ply
  * @property {number} [turns]
+ * @property {boolean} [rated]
+ * @property {(string | null)[]} [names]
  */
 
 /**
@@ -447,6 +461,134 @@
  * @property {LobbyGame[]} [open]
  * @property {LobbyGame[]} [playing]
  * @property {LobbyGame[]} [finished]
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Accounts, ratings, challenges (docs/accounts.md).
+
+/**
+ * @typedef {object} NotifySettings
+ * @property {boolean} page
+ * @property {boolean} browser
+ * @property {boolean} email
+ */
+
+/**
+ * The signed-in account: GET /api/me and every sign-in answer.
+ * @typedef {object} Account
+ * @property {string} name
+ * @property {string} csrf the token every write with the session cookie carries
+ * @property {string | null} email
+ * @property {NotifySettings} notify
+ * @property {number} passkeys
+ * @property {boolean} password
+ * @property {number} created
+ */
+
+/**
+ * @typedef {object} AccountNotification
+ * @property {number} id
+ * @property {"turn" | "challenge" | "accepted" | string} kind
+ * @property {string} text
+ * @property {string | null} url
+ * @property {number} created
+ * @property {boolean} read
+ */
+
+/**
+ * A correspondence clock (days a move) or a clock with an increment.
+ * @typedef {{initial_s: number, increment_s: number} | {days_per_move: number}} ClockSpec
+ */
+
+/**
+ * A game of an account: GET /api/me/games.
+ * @typedef {object} AccountGame
+ * @property {string} id
+ * @property {string} game
+ * @property {Record<string, unknown>} params
+ * @property {string | null} setting
+ * @property {(string | null)[]} names
+ * @property {number} player the account's seat
+ * @property {boolean} your_turn
+ * @property {"playing" | "finished"} status
+ * @property {Result | string | null} result
+ * @property {boolean} rated
+ * @property {Clock | ClockSpec | null} clock
+ * @property {number} updated
+ * @property {string} url
+ */
+
+/**
+ * @typedef {object} Challenge
+ * @property {number | string} id
+ * @property {{name: string, rating: number | null}} by
+ * @property {string | null} to
+ * @property {string} game
+ * @property {Record<string, unknown>} params
+ * @property {string | null} setting
+ * @property {ClockSpec | null} clock
+ * @property {boolean} rated
+ * @property {[number, number] | null} range
+ * @property {"open" | "accepted" | "declined" | "cancelled"} status
+ * @property {string | null} game_id
+ * @property {string | null} url
+ * @property {number} created
+ */
+
+/**
+ * @typedef {object} Challenges
+ * @property {Challenge[]} open
+ * @property {Challenge[]} mine
+ * @property {Challenge[]} to_me
+ */
+
+/**
+ * @typedef {object} RatingPoint
+ * @property {number} at
+ * @property {number} rating
+ * @property {number} rd
+ * @property {string | null} game_id
+ */
+
+/**
+ * @typedef {object} PlayerRating
+ * @property {number} rating
+ * @property {number} rd
+ * @property {number} games
+ * @property {boolean} provisional
+ * @property {RatingPoint[]} history
+ */
+
+/**
+ * @typedef {object} PlayerGame
+ * @property {string} id
+ * @property {string} game
+ * @property {string | null} setting
+ * @property {(string | null)[]} names
+ * @property {number} player
+ * @property {string | null} result "win", "loss", "draw", "place N of M"
+ * @property {boolean} rated
+ * @property {number | null} change
+ * @property {number} at
+ * @property {string} replay_url
+ */
+
+/**
+ * GET /api/players/{name}.
+ * @typedef {object} Player
+ * @property {string} name
+ * @property {number} created
+ * @property {Record<string, PlayerRating>} ratings
+ * @property {PlayerGame[]} games
+ */
+
+/**
+ * GET /api/leaderboard.
+ * @typedef {object} Leaderboard
+ * @property {string} setting
+ * @property {string[]} settings
+ * @property {{rank: number, name: string, rating: number, rd: number, games: number}[]} players
+ * @property {{level: string, rating: number}[]} computers
  */
 
 export {};
