@@ -19,13 +19,32 @@ requests. ``--burst N`` times N games created at once by N new visitors, each fr
 connection to the answer (a raw HTTP client, so that the figure is the server's and not the
 client's).
 
+``--signed-in`` runs the paced and the flat-out runs twice on the same server: anonymous as
+above, then with every simulated person an account (docs/accounts.md). Before the clock
+starts, and before any game is made, each person signs up with a password and keeps its
+session cookie and CSRF token (sign-up times are a column of their own). Each game is then
+made the way people make a rated game: one of the table's two people opens a rated challenge
+(``POST /api/challenges``, the two taking turns game by game), the other accepts it, the
+challenger reads its seat link from the challenge, and each seat's secret (the link's
+fragment) is the token the person moves with over its socket, exactly as above. So rated
+games finish during the run and the server rates them (Glicko-2, in background tasks).
+"create" is then the whole making of a game: challenge, accept, the challenger's read and the
+seat's number (``GET /api/games/{id}/seat``). Checked at the end, through ``GET
+/api/players/{name}``: every finished rated game of every account is in its classic rating
+history once, the history's count is the rating's ``games``, and each entry starts from the
+rating the one before it ended on (no rating lost or computed from a stale one). The server's
+own log is summarised too: its errors, its answer times per route, and how long after a rated
+game's last move its rating was stored.
+
 Usage::
 
     python benchmarks/load_server.py [--db sqlite postgresql] [--games 200] [--seconds 60]
         [--think 0.5 2.0] [--flat-out-games 20] [--flat-out-seconds 20] [--profile DIR]
         [--attack] [--burst 200 [--burst-rounds 5]] [--reads 2000] [--servers 2]
+        [--signed-in]
 
-Client and server share the machine: the client's own CPU use is printed too. ``--profile``
+Client and server share the machine: the client's own CPU use is printed too (both over
+the play, from the clock's start until the last table stopped). ``--profile``
 records the server with py-spy (if installed) into DIR, raw stacks per run; ``--keep``
 keeps the server's log.
 """
@@ -39,6 +58,7 @@ import json
 import os
 import platform
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -77,6 +97,13 @@ class Stats:
     attacks: dict[str, int] = field(default_factory=dict)  # the attacker's answers by status
     mismatched: list[str] = field(default_factory=list)  # game ids whose record differs
     failures: list[str] = field(default_factory=list)
+    # Signed in (--signed-in): seconds per sign-up; each account's finished rated games as its
+    # people saw them end; what the rating check found.
+    signups: list[float] = field(default_factory=list)
+    rated: dict[str, list[str]] = field(default_factory=dict)
+    rated_in_history: int = 0
+    rating_problems: list[str] = field(default_factory=list)
+    rating_wait: float = 0.0  # seconds after the run until every rating was in
 
 
 @dataclass
@@ -86,10 +113,18 @@ class Run:
     think: tuple[float, float]
     spread: bool = False  # each table's people on a loopback address of their own
     attack: bool = False
+    signed_in: bool = False
+    prefix: str = "p"  # the accounts' names start with it (unique on the server per run)
     stats: Stats = field(default_factory=Stats)
     seated: int = 0
     deadline: float = float("inf")
     go: asyncio.Event = field(default_factory=asyncio.Event)
+    # (client CPU s, servers' CPU s, perf_counter s) when the clock starts and when the last
+    # table stops: the CPU columns are over the play alone, not the sign-ups before it or
+    # the checks after it.
+    usage: Callable[[], tuple[float, float, float]] | None = None
+    at_go: tuple[float, float, float] | None = None
+    at_end: tuple[float, float, float] | None = None
 
 
 async def person(
@@ -162,11 +197,112 @@ async def create(http: httpx.AsyncClient, run: Run) -> tuple[str, list[str]] | N
     return body["id"], [seat["token"] for seat in body["seats"]]
 
 
+@dataclass
+class Person:
+    """A simulated person with an account: its own client (its session cookie) and the
+    session's CSRF token."""
+
+    name: str
+    http: httpx.AsyncClient
+    csrf: str = ""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"X-CSRF-Token": self.csrf}
+
+
+PASSWORD = "load-test-password"
+
+
+def client(base_url: str, local: str | None = None) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=local) if local else None
+    return httpx.AsyncClient(base_url=base_url, timeout=60.0, transport=transport,
+                             limits=httpx.Limits(max_connections=4))
+
+
+async def sign_up(base_url: str, name: str, run: Run, local: str | None) -> Person | None:
+    """A new account (a password, kept signed in by the client's cookie jar)."""
+    person = Person(name, client(base_url, local))
+    started = time.perf_counter()
+    answer = await with_retry(lambda: person.http.post(
+        "/api/account/signup", json={"name": name, "password": PASSWORD}))
+    run.stats.signups.append(time.perf_counter() - started)
+    if answer.status_code != 201 or "cathedral_session" not in person.http.cookies:
+        run.stats.failures.append(f"sign-up {name}: {answer.status_code} {answer.text[:200]}")
+        await person.http.aclose()
+        return None
+    person.csrf = answer.json()["account"]["csrf"]
+    run.stats.rated[name] = []
+    return person
+
+
+async def sign_up_table(base_url: str, run: Run, seed: int) -> list[Person] | None:
+    """A table's two people, each a new account; None if either sign-up failed."""
+    local = address(seed) if run.spread else None
+    people = await asyncio.gather(*(sign_up(base_url, f"{run.prefix}{seed}{side}", run, local)
+                                    for side in "ab"))
+    if all(people):
+        return list(people)
+    for person in people:
+        if person is not None:
+            await person.http.aclose()
+    return None
+
+
+def secret_of(url: str | None) -> str | None:
+    """A seat link's secret: its fragment (``/g/<id>#<secret>``)."""
+    return url.split("#", 1)[1] if url and "#" in url else None
+
+
+async def challenge(people: list[Person], run: Run, n: int
+                    ) -> tuple[str, list[str], list[str]] | None:
+    """A rated game made as people make one: a rated challenge opened by one (the two take
+    turns), accepted by the other; each learns its seat's link. Returns the game, the seats'
+    secrets and the accounts' names, both by seat."""
+    by, other = people if n % 2 == 0 else people[::-1]
+    fails = run.stats.failures
+    started = time.perf_counter()
+    opened = await with_retry(lambda: by.http.post(
+        "/api/challenges", json={"game": "classic", "rated": True}, headers=by.headers))
+    if opened.status_code != 201:
+        fails.append(f"challenge by {by.name}: {opened.status_code} {opened.text[:200]}")
+        return None
+    challenge_id = opened.json()["id"]
+    accepted = await with_retry(lambda: other.http.post(
+        f"/api/challenges/{challenge_id}/accept", headers=other.headers))
+    if accepted.status_code != 201:
+        fails.append(f"accept {challenge_id}: {accepted.status_code} {accepted.text[:200]}")
+        return None
+    game_id, theirs = accepted.json()["game_id"], secret_of(accepted.json()["url"])
+    mine = None
+    for _ in range(50):  # the challenger asks until its seat's link is there (at once)
+        seen = await with_retry(lambda: by.http.get(f"/api/challenges/{challenge_id}"))
+        mine = secret_of(seen.json().get("url")) if seen.status_code == 200 else None
+        if mine is not None or seen.status_code != 200:
+            break
+        await asyncio.sleep(0.1)
+    if mine is None or theirs is None:
+        fails.append(f"challenge {challenge_id}: no seat link for "
+                     f"{by.name if mine is None else other.name}")
+        return None
+    seat = await with_retry(lambda: other.http.get(
+        f"/api/games/{game_id}/seat", headers={"Authorization": f"Bearer {theirs}"}))
+    if seat.status_code != 200:
+        fails.append(f"seat of {game_id}: {seat.status_code} {seat.text[:200]}")
+        return None
+    run.stats.creates.append(time.perf_counter() - started)
+    if seat.json()["player"] == 0:
+        return game_id, [theirs, mine], [other.name, by.name]
+    return game_id, [mine, theirs], [by.name, other.name]
+
+
 def ready(run: Run) -> None:
     """One more table is seated; the clock starts when the last one is."""
     run.seated += 1
     if run.seated == run.games:
         run.deadline = time.monotonic() + run.seconds
+        if run.usage is not None:
+            run.at_go = run.usage()
         run.go.set()
 
 
@@ -177,7 +313,7 @@ def address(seed: int) -> str:
 
 async def table(
     http: httpx.AsyncClient, ws_urls: list[str], run: Run, seed: int,
-    checks: list[tuple[str, dict[int, str], str]],
+    checks: list[tuple[str, dict[int, str], str]], people: list[Person] | None = None,
 ) -> None:
     """One table: game after game until the deadline. Its first game is created and both
     sockets opened before the clock starts, so the figures are for play, not for 200 tables
@@ -188,9 +324,32 @@ async def table(
         local = {"local_addr": (address(seed), 0)}
         http = httpx.AsyncClient(base_url=str(http.base_url), timeout=60.0,
                                  transport=httpx.AsyncHTTPTransport(local_address=address(seed)))
+    if run.signed_in and not people:  # its sign-ups failed (counted)
+        ready(run)
+        return
+    try:
+        await play_games(http, ws_urls, run, seed, checks, rng, local, people or [])
+    finally:
+        for person in people or []:
+            await person.http.aclose()
+
+
+async def play_games(
+    http: httpx.AsyncClient, ws_urls: list[str], run: Run, seed: int,
+    checks: list[tuple[str, dict[int, str], str]], rng: random.Random, local: dict,
+    people: list[Person],
+) -> None:
     first = True
+    n = 0
     while first or time.monotonic() < run.deadline:
-        created = await create(http, run)
+        names: list[str] = []
+        if people:
+            made = await challenge(people, run, n)
+            n += 1
+            created = None if made is None else made[:2]
+            names = [] if made is None else made[2]
+        else:
+            created = await create(http, run)
         if created is None:
             if first:
                 ready(run)
@@ -219,6 +378,9 @@ async def table(
             run.stats.failures.append(f"{game_id}: {exc!r}")
             continue
         run.stats.games_finished += all(ended)
+        if all(ended):
+            for name in names:
+                run.stats.rated[name].append(game_id)
 
 
 async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str], str]],
@@ -260,6 +422,64 @@ async def verify(http: httpx.AsyncClient, checks: list[tuple[str, dict[int, str]
             await opened.aclose()
 
 
+async def rating_problems(http: httpx.AsyncClient, stats: Stats) -> tuple[list[str], int]:
+    """What is wrong with the accounts' classic ratings (see the module docstring), and how
+    many rated games their histories hold."""
+    limit = asyncio.Semaphore(20)
+    problems: list[str] = []
+    rated: set[str] = set()
+
+    async def one(name: str, seen: list[str]) -> None:
+        async with limit:
+            answer = await with_retry(lambda: http.get(f"/api/players/{name}"))
+        if answer.status_code != 200:
+            problems.append(f"{name}: page {answer.status_code} {answer.text[:200]}")
+            return
+        page = answer.json()
+        entry = page["ratings"].get("classic", {"history": [], "games": 0})
+        history = entry["history"]
+        ids = [h["game_id"] for h in history]
+        rated.update(ids)
+        finished = {g["id"] for g in page["games"]
+                    if g["rated"] and g.get("status", "finished") == "finished"}
+        missing = (set(seen) | finished) - set(ids)
+        if missing:
+            problems.append(f"{name}: {len(missing)} finished rated games not in the "
+                            f"history, e.g. {sorted(missing)[0]}")
+        if len(ids) != len(set(ids)):
+            problems.append(f"{name}: a game twice in the history")
+        if history and entry["games"] != len(history):
+            problems.append(f"{name}: rating counts {entry['games']} games, history "
+                            f"{len(history)}")
+        before = 1500.0
+        for h in history:
+            if abs(h["before"] - before) > 0.11:
+                problems.append(f"{name}: game {h['game_id']} rated from {h['before']}, "
+                                f"the rating before it was {before}")
+            before = h["rating"]
+        if history and abs(entry["rating"] - before) > 0.11:
+            problems.append(f"{name}: rating {entry['rating']}, last history entry {before}")
+
+    await asyncio.gather(*(one(name, seen) for name, seen in stats.rated.items()))
+    return problems, len(rated)
+
+
+async def check_ratings(server: Server, stats: Stats, patience: float = 60.0) -> None:
+    """Waits until every account's rating holds its finished games (ratings are made in
+    background tasks), at most ``patience`` seconds, and keeps what is still wrong. After the
+    run's figures, so that its reads are not in them."""
+    started = time.monotonic()
+    async with httpx.AsyncClient(base_url=server.url, timeout=60.0) as http:
+        while True:
+            problems, rated = await rating_problems(http, stats)
+            if not problems or time.monotonic() - started > patience:
+                break
+            await asyncio.sleep(0.5)
+    stats.rating_wait = time.monotonic() - started
+    stats.rating_problems = problems
+    stats.rated_in_history = rated
+
+
 async def drive(servers: list[Server], run: Run) -> None:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=servers[0].url, timeout=60.0, limits=limits) as http:
@@ -267,9 +487,16 @@ async def drive(servers: list[Server], run: Run) -> None:
         ws_urls = [server.ws_url for server in servers]
         attacker = asyncio.ensure_future(attack(servers[0], run)) if run.attack else None
         try:
+            teams: list[list[Person] | None] = [None] * run.games
+            if run.signed_in:  # every account made before the first game is
+                teams = list(await asyncio.gather(*(
+                    sign_up_table(servers[0].url, run, seed) for seed in range(run.games))))
             await asyncio.gather(*(
-                table(http, ws_urls, run, seed, checks) for seed in range(run.games)
+                table(http, ws_urls, run, seed, checks, teams[seed])
+                for seed in range(run.games)
             ))
+            if run.usage is not None:
+                run.at_end = run.usage()
         finally:
             if attacker is not None:
                 attacker.cancel()
@@ -458,16 +685,22 @@ def measure(servers: list[Server], run: Run, profile: Path | None, label: str) -
              "--duration", str(int(run.seconds))],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-    cpu = time.process_time()
-    server_cpu = sum(cpu_seconds(s.proc.pid) for s in servers)
-    wall = time.perf_counter()
+    def usage() -> tuple[float, float, float]:
+        return (time.process_time(), sum(cpu_seconds(s.proc.pid) for s in servers),
+                time.perf_counter())
+
+    run.usage = usage
+    began = time.time()
     asyncio.run(drive(servers, run))
-    wall = time.perf_counter() - wall
-    cpu = time.process_time() - cpu
-    server_cpu = sum(cpu_seconds(s.proc.pid) for s in servers) - server_cpu
+    if run.at_go is None or run.at_end is None:
+        run.at_go = run.at_end = usage()
+    cpu, server_cpu, wall = (end - go for end, go in zip(run.at_end, run.at_go, strict=True))
+    wall = max(wall, 1e-9)
     if spy is not None:
         spy.wait(timeout=run.seconds + 60)
     stats = run.stats
+    if run.signed_in:
+        asyncio.run(check_ratings(server, stats))
     ms = [t * 1000 for t in stats.round_trips]
     return {
         "label": label,
@@ -489,7 +722,18 @@ def measure(servers: list[Server], run: Run, profile: Path | None, label: str) -
         "server_cpu": server_cpu / wall,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, stats.moves),
         "load": os.getloadavg()[0],
-        "notes": (stats.refused + stats.failures + stats.mismatched)[:3]
+        "window": (began, time.time()),  # wall clock, for the server's log
+        "signed_in": run.signed_in,
+        "accounts": len(stats.signups) - sum(1 for f in stats.failures if f.startswith("sign-up")),
+        "signup_p50_ms": percentile([t * 1000 for t in stats.signups], 0.5),
+        "signup_p99_ms": percentile([t * 1000 for t in stats.signups], 0.99),
+        "rated_finished": stats.games_finished if run.signed_in else 0,
+        "rated_in_history": stats.rated_in_history,
+        "rating_problems": len(stats.rating_problems),
+        "rating_wait": stats.rating_wait,
+        "rating_lag_p50": float("nan"),  # from the server's log, once the server stopped
+        "rating_lag_max": float("nan"),
+        "notes": (stats.refused + stats.failures + stats.mismatched + stats.rating_problems)[:3]
         + ([f"the attacker's answers by status: {dict(sorted(stats.attacks.items()))}"]
            if stats.attacks else []),
     }
@@ -508,15 +752,88 @@ COLUMNS = [
 ]
 
 
-def print_table(rows: list[dict]) -> None:
-    header = "| " + " | ".join(title for _, title, _ in COLUMNS) + " |"
+SIGNED_IN_COLUMNS = [
+    ("label", "run", "{}"), ("accounts", "accounts made", "{}"),
+    ("signup_p50_ms", "sign-up p50 ms", "{:.0f}"), ("signup_p99_ms", "sign-up p99 ms", "{:.0f}"),
+    ("rated_finished", "rated games finished", "{:,}"),
+    ("rated_in_history", "rated games in the histories", "{:,}"),
+    ("rating_problems", "ratings wrong or missing", "{}"),
+    ("rating_lag_p50", "rated after the last move p50 ms", "{:.0f}"),
+    ("rating_lag_max", "max ms", "{:.0f}"),
+    ("rating_wait", "all rated at the check after s", "{:.1f}"),
+    ("refused", "moves refused", "{}"),
+]
+
+
+def print_table(rows: list[dict], columns: list[tuple[str, str, str]] = COLUMNS) -> None:
+    header = "| " + " | ".join(title for _, title, _ in columns) + " |"
     print(header)
-    print("|" + "---|" * len(COLUMNS))
+    print("|" + "---|" * len(columns))
     for row in rows:
-        print("| " + " | ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS) + " |")
+        print("| " + " | ".join(fmt.format(row[key]) for key, _, fmt in columns) + " |")
+    if columns is not COLUMNS:
+        return
     for row in rows:
         for note in row["notes"]:
             print(f"  {row['label']}: {note}")
+
+
+ROUTES = [  # the server's request paths, ids and names taken out
+    (re.compile(r"^/api/challenges/[^/]+/accept$"), "/api/challenges/{id}/accept"),
+    (re.compile(r"^/api/challenges/[^/]+$"), "/api/challenges/{id}"),
+    (re.compile(r"^/api/games/[^/]+/([a-z]+)$"), r"/api/games/{id}/\1"),
+    (re.compile(r"^/api/games/[^/]+$"), "/api/games/{id}"),
+    (re.compile(r"^/api/players/[^/]+$"), "/api/players/{name}"),
+]
+
+
+def server_log(servers: list[Server], window: tuple[float, float]
+               ) -> tuple[dict[str, list[float]], dict[str, int], list[str], list[float]]:
+    """From the servers' JSON log lines within ``window``: each HTTP route's answer times
+    (ms), its 5xx answers, the log's errors (their first lines), and for each rated game how
+    long after its last move its rating was stored (ms)."""
+    times: dict[str, list[float]] = {}
+    failed: dict[str, int] = {}
+    errors: list[str] = []
+    last_move: dict[str, float] = {}
+    lags: list[float] = []
+    for server in servers:
+        with contextlib.suppress(OSError), open(server.log, errors="replace") as log:
+            for line in log:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(entry, dict) or not window[0] <= entry.get("t", 0) <= window[1]:
+                    continue
+                if entry.get("level") in ("error", "critical"):
+                    errors.append(str(entry.get("message", entry))[:200])
+                if entry.get("event") == "move":
+                    last_move[entry["game"]] = entry["t"]
+                elif entry.get("event") == "rated" and entry["game"] in last_move:
+                    lags.append(1000 * (entry["t"] - last_move[entry["game"]]))
+                if entry.get("event") != "request":
+                    continue
+                path = entry["path"]
+                for pattern, name in ROUTES:
+                    path = pattern.sub(name, path)
+                times.setdefault(path, []).append(entry["ms"])
+                if entry["status"] >= 500:
+                    failed[path] = failed.get(path, 0) + 1
+    return times, failed, errors, lags
+
+
+def print_server_log(logs: list[tuple[str, tuple]]) -> None:
+    print("\n| run | route (server's log) | answers | p50 ms | p99 ms | max ms | 5xx |")
+    print("|---|---|---|---|---|---|---|")
+    notes = []
+    for label, (times, failed, errors, _) in logs:
+        for path, ms in sorted(times.items(), key=lambda item: -len(item[1])):
+            print(f"| {label} | {path} | {len(ms):,} | {percentile(ms, 0.5):.1f} | "
+                  f"{percentile(ms, 0.99):.1f} | {max(ms):.0f} | {failed.get(path, 0)} |")
+        notes.append(f"  {label}: {len(errors)} error lines in the server's log"
+                     + (f", e.g. {errors[0]}" if errors else ""))
+    print("\n".join(notes))
 
 
 def main() -> None:
@@ -543,6 +860,9 @@ def main() -> None:
                         help="the burst K times, a row each (they vary from round to round)")
     parser.add_argument("--reads", type=int, default=0, metavar="N",
                         help="time N reads of a game's view, one at a time (0: not measured)")
+    parser.add_argument("--signed-in", action="store_true",
+                        help="the paced and flat-out runs again, every person an account "
+                        "playing rated games made by challenges; ratings checked")
     parser.add_argument("--keep", action="store_true",
                         help="keep the server's folder (its log, the SQLite file) afterwards")
     args = parser.parse_args()
@@ -552,6 +872,7 @@ def main() -> None:
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
     rows = []
+    logs: list[tuple[str, tuple]] = []
     bursts: list[tuple] = []
     read_rows: list[tuple] = []
     for kind in args.db:
@@ -567,6 +888,8 @@ def main() -> None:
             site = ["--redis", redis.url] if redis else []
             # No computer seats here but the attacker's: one AI worker process is enough.
             limits = ["--rate-limit", "on"] if args.attack else []
+            if args.attack and args.signed_in:  # 4 accounts an address: under the default
+                limits += ["--signin-rate", "off"]  # burst, but sign-ups are not measured
             for n in range(args.servers):
                 servers.append(Server(url, work / f"server-{n}", extra=[
                     "--workers", "1", *site, *limits, *args.serve_arg]).start())
@@ -591,9 +914,24 @@ def main() -> None:
                 flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0),
                            spread=args.attack)
                 rows.append(measure(servers, flat, args.profile, f"{label} flat out"))
+            if args.signed_in and args.games:
+                paced = Run(args.games, args.seconds, tuple(args.think), spread=args.attack,
+                            signed_in=True, prefix="paced")
+                rows.append(measure(servers, paced, args.profile, f"{label} paced, signed in"))
+            if args.signed_in and args.flat_out_games:
+                flat = Run(args.flat_out_games, args.flat_out_seconds, (0.0, 0.0),
+                           spread=args.attack, signed_in=True, prefix="flat")
+                rows.append(measure(servers, flat, args.profile,
+                                    f"{label} flat out, signed in"))
         finally:
             for server in servers:
                 server.stop()
+            for row in rows if args.signed_in else []:
+                if row["label"].startswith(label):
+                    logs.append((row["label"], server_log(servers, row["window"])))
+                    lags = logs[-1][1][3]
+                    row["rating_lag_p50"] = percentile(lags, 0.5)
+                    row["rating_lag_max"] = max(lags, default=float("nan"))
             if redis:
                 redis.stop()
             if postgres:
@@ -604,6 +942,11 @@ def main() -> None:
                 shutil.rmtree(work, ignore_errors=True)
     if rows:
         print_table(rows)
+    if any(row["signed_in"] for row in rows):
+        print()
+        print_table([row for row in rows if row["signed_in"]], SIGNED_IN_COLUMNS)
+    if logs:
+        print_server_log(logs)
     if bursts:
         print("\n| run | games created at once | create p50 ms | p99 ms | max ms |")
         print("|---|---|---|---|---|")
