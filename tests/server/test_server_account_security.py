@@ -320,3 +320,20 @@ def test_a_burst_of_password_hashes_never_queues_in_front_of_the_database(db, mo
         for thread in burst:
             thread.join(60)
         assert client.get("/api/players/burst5").status_code == 200
+
+
+def test_passwords_and_session_secrets_are_never_logged(db, caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    with serve(db) as client:
+        up = client.post("/api/account/signup", json={"name": "quiet_1",
+                                                      "password": "Pass-Phrase-7731"})
+        client.post("/api/account/signin", json={"name": "quiet_1", "password": "wrong-1234x"})
+        client.post("/api/account/signin", json={"name": "quiet_1",
+                                                 "password": "Pass-Phrase-7731"})
+        secrets = [_session_of(up), up.json()["account"]["csrf"]]
+    logged = caplog.text
+    assert "signup" in logged  # the events are logged...
+    for secret_text in ("Pass-Phrase-7731", "wrong-1234x", *secrets):
+        assert secret_text not in logged  # ...never what would open an account
