@@ -542,3 +542,18 @@ def test_a_multiplayer_game_is_rated_by_pairwise_results_by_finishing_place(db):
         assert view["rating_changes"][2] is None
         assert view["returns"][1] == min(view["returns"])  # the resigner placed last
         assert a.get("/api/players/ann").json()["ratings"]["red3"]["games"] == 1
+
+
+def test_a_puzzle_counts_once_against_the_accounts_puzzle_rating(db):
+    from cathedral.server.auth import Signed
+
+    with serve(db) as client:
+        Person(client, "solver")
+        hub = client.app.state.hub
+        who = Signed(hub.accounts.by_name("solver"), "csrf", "session")
+        first = client.portal.call(hub.puzzle_tried, who, "classic-0001", 1600.0, True)
+        want = glicko.rate(glicko.Rating(), [(glicko.Rating(1600.0, glicko.COMPUTER_RD), 1.0)])
+        assert first["rating"] == pytest.approx(want.rating) and first["before"] is None
+        assert client.portal.call(hub.puzzle_tried, who, "classic-0001", 1600.0, False) is None
+        assert hub.accounts.puzzle_rating(who.account.id)["tried"] == 1
+        assert hub.accounts.puzzle_tried(who.account.id) == {"classic-0001": True}

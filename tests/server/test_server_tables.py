@@ -147,7 +147,7 @@ def test_migrations_create_the_schema_on_an_empty_database_and_rerun_cleanly(tmp
     names = set(inspect(storage.engine).get_table_names())
     assert {"games", "seats", "actions", "alembic_version"} <= names
     with storage.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0004"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0005"
         mode = conn.execute(text("pragma journal_mode")).scalar()
     assert mode == "wal"
     storage.close()

@@ -150,6 +150,29 @@ class NotificationRow(Base):
     email: Mapped[str] = mapped_column(String(16), default="none")
 
 
+class PuzzleRatingRow(Base):
+    __tablename__ = "puzzle_ratings"
+
+    account_id: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id"),
+                                            primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    tried: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class PuzzleAttemptRow(Base):
+    __tablename__ = "puzzle_attempts"
+
+    account_id: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id"),
+                                            primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    solved: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[float] = mapped_column(Float)
+
+
 class SecretRow(Base):
     __tablename__ = "secrets"
 
@@ -323,7 +346,7 @@ class Accounts:
                 conn.execute(update(GameRow).where(GameRow.id.in_(games))
                              .values(revision=GameRow.revision + 1))
             for table in (PasskeyRow, SessionRow, RatingRow, RatingHistoryRow,
-                          NotificationRow):
+                          NotificationRow, PuzzleRatingRow, PuzzleAttemptRow):
                 conn.execute(delete(table).where(table.account_id == account_id))
             # Others' notifications name this account in their text: they go too.
             conn.execute(delete(NotificationRow).where(NotificationRow.actor_id == account_id))
@@ -512,6 +535,58 @@ class Accounts:
             return list(conn.execute(select(GameRow.id).where(
                 GameRow.rating_state == "due", GameRow.status == "finished")
                 .limit(limit)).scalars())
+
+    # ----- puzzles --------------------------------------------------------------------------
+
+    def puzzle_rating(self, account_id: str) -> dict | None:
+        """``{"rating", "rd", "volatility", "tried", "solved"}`` at puzzles, or None."""
+        with self._read() as conn:
+            row = conn.execute(select(PuzzleRatingRow).where(
+                PuzzleRatingRow.account_id == account_id)).scalars().first()
+        return None if row is None else {
+            "rating": row.rating, "rd": row.rd, "volatility": row.volatility,
+            "tried": row.tried, "solved": row.solved}
+
+    def puzzle_tried(self, account_id: str, puzzle_ids: list[str] | None = None
+                     ) -> dict[str, bool]:
+        """The puzzles an account has tried (of ``puzzle_ids``, or all), solved or not."""
+        with self._read() as conn:
+            query = select(PuzzleAttemptRow.puzzle_id, PuzzleAttemptRow.solved).where(
+                PuzzleAttemptRow.account_id == account_id)
+            if puzzle_ids is not None:
+                query = query.where(PuzzleAttemptRow.puzzle_id.in_(puzzle_ids))
+            return {row[0]: bool(row[1]) for row in conn.execute(query)}
+
+    def record_puzzle(self, account_id: str, puzzle_id: str, solved: bool, at: float,
+                      rate: Callable[[dict | None], dict]) -> dict | None:
+        """Counts an account's first try at a puzzle: ``rate(rating or None)`` gives the
+        new ``{"rating", "rd", "volatility"}``. Returns the rating after, or None when the
+        puzzle was tried before (a second try changes nothing)."""
+        with self._write() as conn:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(PuzzleAttemptRow).values(
+                        account_id=account_id, puzzle_id=puzzle_id, solved=solved, at=at))
+            except IntegrityError:
+                return None
+            query = select(PuzzleRatingRow).where(PuzzleRatingRow.account_id == account_id)
+            if not self.storage.is_sqlite:
+                query = query.with_for_update()
+            row = conn.execute(query).scalars().first()
+            before = None if row is None else {"rating": row.rating, "rd": row.rd,
+                                                "volatility": row.volatility}
+            after = rate(before)
+            values = {"rating": after["rating"], "rd": after["rd"],
+                      "volatility": after["volatility"], "updated": at}
+            if row is None:
+                conn.execute(insert(PuzzleRatingRow).values(
+                    account_id=account_id, tried=1, solved=int(solved), **values))
+            else:
+                conn.execute(update(PuzzleRatingRow).where(
+                    PuzzleRatingRow.account_id == account_id).values(
+                    tried=PuzzleRatingRow.tried + 1,
+                    solved=PuzzleRatingRow.solved + int(solved), **values))
+        return {**after, "before": None if before is None else before["rating"]}
 
     # ----- games of an account --------------------------------------------------------------
 

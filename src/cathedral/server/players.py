@@ -211,6 +211,23 @@ class Players:
             except Exception:  # a busy database now is a try a second later
                 log.exception("sending e-mail failed")
 
+    # ----- puzzles --------------------------------------------------------------------------
+
+    async def puzzle_tried(self: Hub, who: Signed, puzzle_id: str, difficulty: float,
+                           solved: bool) -> dict | None:
+        """Counts a signed-in person's first try at a puzzle against its rating (Glicko-2,
+        the puzzle a fixed opponent rated ``difficulty``). None for a second try."""
+
+        def rate(before: dict | None) -> dict:
+            mine = glicko.Rating() if before is None else glicko.Rating(
+                before["rating"], before["rd"], before["volatility"])
+            puzzle = glicko.Rating(difficulty, glicko.COMPUTER_RD)
+            after = glicko.rate(mine, [(puzzle, 1.0 if solved else 0.0)])
+            return {"rating": after.rating, "rd": after.rd, "volatility": after.volatility}
+
+        return await self.db(self.accounts.record_puzzle, who.account.id, puzzle_id, solved,
+                             self.wall(), rate)
+
     # ----- lists ----------------------------------------------------------------------------
 
     async def my_games(self: Hub, who: Signed) -> list[dict]:
