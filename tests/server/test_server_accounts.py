@@ -557,3 +557,20 @@ def test_a_puzzle_counts_once_against_the_accounts_puzzle_rating(db):
         assert client.portal.call(hub.puzzle_tried, who, "classic-0001", 1600.0, False) is None
         assert hub.accounts.puzzle_rating(who.account.id)["tried"] == 1
         assert hub.accounts.puzzle_tried(who.account.id) == {"classic-0001": True}
+
+
+def test_a_rated_rematch_stays_rated_and_each_account_keeps_its_seat(db):
+    with serve(db) as client:
+        a, b = Person(client, "rem_a"), Person(client, "rem_b")
+        game_id, view = ratings_after_game(a, b, client)
+        first = a.get("/api/me/games").json()["games"][0]
+        again = a.post(f"/api/games/{game_id}/rematch", token=secret(first["url"]))
+        assert again.status_code == 201, again.text
+        new = client.get(f"/api/games/{again.json()['id']}").json()
+        assert new["rated"] is True and new["names"] == list(reversed(view["names"]))
+        mine = next(s for s in again.json()["seats"] if "token" in s)
+        assert client.get(f"/api/games/{new['id']}/seat", headers={
+            "Authorization": f"Bearer {mine['token']}"}).json()["player"] == new["names"].index(
+            "rem_a")
+        same = a.post(f"/api/games/{game_id}/rematch", token=secret(first["url"]))
+        assert same.status_code == 200 and same.json()["id"] == new["id"]

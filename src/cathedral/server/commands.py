@@ -268,13 +268,16 @@ class Commands:
             if not table.finished or table.read_only:
                 raise Conflict("a rematch needs a finished game")
             n = len(table.seats)
-            mine = token
-            if table.seats[player].account_id is not None:
-                mine = await self.seat_secret(table.rematch or "", (player + 1) % n,
-                                              table.seats[player].account_id)
+            account = table.seats[player].account_id
+
+            async def mine(game: str) -> str:
+                """The asker's secret at the rematch: its own, or its account's there."""
+                return token if account is None else await self.seat_secret(
+                    game, (player + 1) % n, account)
+
             if table.rematch is not None:
                 other = await self.table(table.rematch)
-                return 200, self.created_reply(other, {(player + 1) % n: mine})
+                return 200, self.created_reply(other, {(player + 1) % n: await mine(other.id)})
             seats = [StoredSeat(0, "", None)] * n
             new_id = secrets.token_urlsafe(12)
             for seat in table.seats:
@@ -294,10 +297,7 @@ class Commands:
                                         setting=table.setting)
             table.rematch = new.id
             self._changed(table)
-            if table.seats[player].account_id is not None:
-                mine = await self.seat_secret(new.id, (player + 1) % n,
-                                              table.seats[player].account_id)
-            return 201, self.created_reply(new, {(player + 1) % n: mine})
+            return 201, self.created_reply(new, {(player + 1) % n: await mine(new.id)})
 
     async def join(self: Hub, game_id: str, request: models.Join,
                    who: Signed | None = None) -> dict:
