@@ -21,6 +21,7 @@ from cathedral.core.errors import CathedralError
 from cathedral.core.registry import game_class, games, load
 from cathedral.server.cli import add_parser as add_serve_parser
 from cathedral.terminal import HUMAN, Session, resume_game
+from cathedral.terminal.learn import learn as learn_course
 from cathedral.terminal.records import read_record
 from cathedral.terminal.replay import replay as replay_record
 
@@ -235,6 +236,13 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _learn(args: argparse.Namespace) -> int:
+    tty = sys.stdout.isatty()
+    color = args.color == "always" or (args.color == "auto" and tty)
+    return learn_course(args.game, lesson=args.lesson, color=color,
+                        size=tuple(shutil.get_terminal_size()) if tty else None)
+
+
 def _bench(args: argparse.Namespace) -> int:
     from cathedral.bench import run_bench
 
@@ -281,6 +289,16 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", choices=games())
     rules.set_defaults(run=_rules)
+    learn = commands.add_parser(
+        "learn", help="learn a game, lesson by lesson",
+        description="Learn a game step by step: each step a position and a thing to do; type "
+        "a move, 'hint', 'skip' or 'quit' (docs/learning.md).")
+    learn.add_argument("game", choices=games())
+    learn.add_argument("--lesson", metavar="ID",
+                       help="begin with this lesson (an unknown id lists them)")
+    learn.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the board (default: auto, only on a terminal)")
+    learn.set_defaults(run=_learn)
     bench = commands.add_parser("bench", help="measure a game engine's speed")
     bench.add_argument("game", choices=games())
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
