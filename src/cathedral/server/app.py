@@ -32,6 +32,7 @@ from cathedral.server.routes import (
     analysis,
     challenges,
     games,
+    learn,
     live,
     lobby,
     pages,
@@ -122,7 +123,8 @@ def create_app(settings: Settings, *, now: Callable[[], float] = time.monotonic,
     app.state.signin = SignInLimits(settings.rate("signin_rate"))
     app.state.caches = {}
     for router in (games.router, records.router, analysis.router, lobby.router, live.router,
-                   account.router, challenges.router, people.router, pages.router):
+                   account.router, challenges.router, people.router, learn.router,
+                   pages.router):
         app.include_router(router)
     extra = app.openapi
 

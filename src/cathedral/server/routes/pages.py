@@ -63,6 +63,32 @@ async def replay_page(request: Request, game_id: str = ""):
     return page(request, "replay.html")
 
 
+@router.get("/learn")
+@router.get("/learn/")
+async def learn_page(request: Request):
+    """The courses: one per game, each lesson's progress kept in the browser."""
+    return page(request, "learn.html")
+
+
+@router.get("/learn/{game}/{lesson}")
+@router.get("/learn/{game}")
+async def lesson_page(request: Request, game: str, lesson: str = ""):
+    """A lesson (``/learn/<game>`` opens the course's first lesson not yet done)."""
+    return page(request, "lesson.html")
+
+
+@router.get("/puzzles")
+@router.get("/puzzles/")
+async def puzzles_page(request: Request):
+    return page(request, "puzzles.html")
+
+
+@router.get("/puzzles/{puzzle_id}")
+async def puzzle_page(request: Request, puzzle_id: str):
+    """A puzzle (``/puzzles/daily``: today's)."""
+    return page(request, "puzzle.html")
+
+
 @router.get("/static/{name:path}")
 async def static(request: Request, name: str):
     root = request.app.state.settings.static.resolve()

@@ -4,6 +4,7 @@
 // start it and share the invite links.
 
 import { onAccount } from "./account.js";
+import { showDaily } from "./daily.js";
 import { $, copyText, h, s, swatch, toast } from "./dom.js";
 import { errorText, get, post } from "./net.js";
 
@@ -335,6 +336,7 @@ function drawRated() {
 }
 
 async function start() {
+  showDaily();
   $("days").replaceChildren(...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: String(d), selected: d === page.days }, `${d} day${d === 1 ? "" : "s"}`)));
   $("days").addEventListener("change", () => {
     page.days = Number($("days", HTMLSelectElement).value);

@@ -4,7 +4,7 @@
 
 import "./account.js";
 import { $, h, swatch } from "./dom.js";
-import { ApiError, errorText, gameIdFromPath, get, liveGame } from "./net.js";
+import { ApiError, errorText, gameIdFromPath, get, liveGame, post } from "./net.js";
 import { GAME_TITLES, loadBoard, renderAnalysis, renderMoves, renderPlayers, renderResult } from "./table.js";
 
 /** @typedef {import("./types.js").Board} Board */
@@ -81,6 +81,25 @@ async function show(n) {
   const open = page.view.status === "finished" || page.view.read_only;
   $("analyse", HTMLButtonElement).disabled = picture.to_move < 0 || !open;
   if (!open) $("analysis").textContent = "Analysis opens when the game is over.";
+  const over = picture.to_move < 0 && page.ply >= page.view.ply;
+  $("practise", HTMLButtonElement).disabled = !open || over;
+  $("practise-why").textContent = !open ? "Practice opens when the game is over." : over ? "The game is over here: pick an earlier move." : "";
+}
+
+/** Opens a new table at the position shown: the person to move there, the level the others. */
+async function practise() {
+  const button = $("practise", HTMLButtonElement);
+  button.disabled = true;
+  $("practise-why").textContent = "Setting up the table…";
+  try {
+    /** @type {import("./types.js").Created} */
+    const created = await post("/api/practise", { game_id: id, ply: page.ply, level: $("practise-level", HTMLSelectElement).value });
+    const mine = created.seats.find((seat) => seat.url);
+    location.assign(mine ? mine.url : created.watch_url);
+  } catch (exc) {
+    $("practise-why").textContent = `No practice table: ${errorText(exc)}`;
+    button.disabled = false;
+  }
 }
 
 async function analyse() {
@@ -158,8 +177,10 @@ async function start() {
   $("next").addEventListener("click", () => show(page.ply + 1));
   $("last").addEventListener("click", () => show(page.view.ply));
   $("analyse").addEventListener("click", analyse);
+  $("practise").addEventListener("click", practise);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.target instanceof HTMLSelectElement) return; // the level's own arrows
     if (event.key === "ArrowLeft" && event.target !== slider) show(page.ply - 1);
     if (event.key === "ArrowRight" && event.target !== slider) show(page.ply + 1);
     if (event.key === "Home") show(0);
