@@ -4,78 +4,20 @@ error or uncaught exception."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests run with --import-mode=importlib
 
-from webtest import CHROMIUM, CHROMIUM_ARGS, ROOT, Pages, Server, free_port, serving
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from webtest import CHROMIUM, CHROMIUM_ARGS, Pages, Server, free_port, serving
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Server:
-    base = tmp_path_factory.mktemp("web-server")
-    port = _free_port()
-    log = base / "server.log"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cathedral",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                f"sqlite:///{base / 'games.db'}",
-                "--rate-limit",
-                "off",
-                "--workers",
-                "1",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=ROOT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    # a bounded wait for the server to answer (start-up, not a speed check)
-    for _ in range(300):
-        if process.poll() is not None:
-            pytest.fail(f"cathedral serve exited at start:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    else:
-        process.terminate()
-        pytest.fail(f"cathedral serve did not answer /healthz:\n{log.read_text()[-3000:]}")
-    yield Server(url, process, log)
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    with serving(tmp_path_factory.mktemp("web-server")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -423,15 +423,15 @@ class Accounts:
 
     def session(self, id_hash: str, now: float) -> tuple[Account, str] | None:
         """The account and CSRF token of a live session."""
-        with self._read() as conn:
+        passkeys = (select(func.count()).select_from(PasskeyRow)
+                    .where(PasskeyRow.account_id == AccountRow.id).scalar_subquery())
+        with self._read() as conn:  # one query: every signed-in request makes it
             row = conn.execute(
-                select(AccountRow, SessionRow.csrf)
+                select(AccountRow, SessionRow.csrf, passkeys)
                 .join(SessionRow, SessionRow.account_id == AccountRow.id)
                 .where(SessionRow.id_hash == id_hash, SessionRow.expires > now,
                        AccountRow.deleted.is_(False))).first()
-            if row is None:
-                return None
-            return Account.of_row(row[0], self._count_passkeys(conn, row[0].id)), row[1]
+        return None if row is None else (Account.of_row(row[0], row[2]), row[1])
 
     def end_session(self, id_hash: str) -> None:
         with self._write() as conn:
