@@ -232,7 +232,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    print(load(args.game).rules_text())
+    from cathedral.envs.layouts import layout_text
+
+    game = load(args.game)
+    print(game.rules_text().rstrip("\n") + "\n\n" + layout_text(game))
     return 0
 
 

@@ -37,16 +37,17 @@ def load_game(game: str | Game, params: dict[str, Any]) -> Game:
     return cathedral.load(game, **params)
 
 
-def observation_bounds(game: Game) -> tuple[float, float]:
-    """Returns ``(low, high)`` for every entry of the game's observation tensor.
+def observation_bounds(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """Returns ``(low, high)`` arrays of the game's observation shape: the bounds each entry
+    of its tensor keeps to, from the game's declared layout (``cathedral.envs.layouts``).
 
-    Classic and Allmer's game observe 0/1 planes and halved counts. The Red Cathedral scales
-    its counts but cannot cap them (rubles are unlimited), so its entries are only known to be
-    non-negative.
+    Classic and Allmer's game observe 0/1 planes and halved counts, all in [0, 1]. The Red
+    Cathedral scales its counts; the ones without a cap in the rules (rubles, the marker,
+    final prestige) are bounded by what a game of its turn cap can reach (loose but finite).
     """
-    if game.name == "red":
-        return 0.0, float("inf")
-    return 0.0, 1.0
+    from cathedral.envs.layouts import observation_bounds as bounds
+
+    return bounds(game)
 
 
 def observation_space(game: Game):
@@ -57,7 +58,7 @@ def observation_space(game: Game):
     low, high = observation_bounds(game)
     return spaces.Dict(
         {
-            "observation": spaces.Box(low, high, shape=game.observation_shape(), dtype=np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(game.num_distinct_actions(),), dtype=np.int8),
         }
     )

@@ -19,7 +19,13 @@ is the seat's return (``returns()``) when the episode ends: at the end of the ga
 the seat is eliminated in Allmer's game. An illegal action ends the episode with
 ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``, as PettingZoo's
 wrapper does. Opponents and chance are seeded from ``reset(seed=...)``; ``game_state`` is
-the engine's state (``cathedral.State``).
+the engine's state (``cathedral.State``). Once the episode is over the mask is all zero.
+
+Under ``gymnasium.make_vec`` pass ``vector_kwargs={"autoreset_mode":
+gymnasium.vector.AutoresetMode.SAME_STEP}``: Gymnasium's default (``NEXT_STEP``) hands back
+each episode's last observation (its empty mask) and ignores the next action, where
+``SAME_STEP`` returns the next episode's first observation at once (docs/research.md).
+``cathedral.envs.sb3`` fits these environments to sb3-contrib's MaskablePPO.
 """
 
 from __future__ import annotations

@@ -10,8 +10,15 @@ from importlib import resources
 
 from cathedral.core.contract import Game, GameInfo
 from cathedral.core.params import Param
-from cathedral.games.allmer.geometry import SIZE
-from cathedral.games.allmer.movegen import MIN_ALIVE, NUM_ACTIONS
+from cathedral.games.allmer.geometry import DIRECTION_NAMES, MOUTHS, NUM_POINTS, SIZE
+from cathedral.games.allmer.movegen import (
+    MAX_DISTANCE,
+    MIN_ALIVE,
+    NUM_ACTIONS,
+    PASSAGE_BASE,
+    STOP,
+)
+from cathedral.games.allmer.observation import observation_layout, plane_names
 from cathedral.games.allmer.serialize import state_from_dict
 from cathedral.games.allmer.state import AllmerState, Config
 
@@ -96,11 +103,25 @@ class AllmerGame(Game):
 
     def observation_planes(self) -> list[str]:
         """Returns the name of each plane of ``observation_tensor``, in order."""
-        n = self.num_players
+        return plane_names(self.num_players)
+
+    def observation_layout(self) -> tuple[dict, ...]:
+        """Returns the planes of ``observation_tensor`` in order, with shapes, bounds and
+        meanings (``cathedral rules allmer`` and the research interfaces print and use it)."""
+        return observation_layout(self.num_players)
+
+    def action_layout(self) -> tuple[tuple[str, int, int, str], ...]:
+        """Returns ``(name, first, last, meaning)`` for each block of the action space."""
         return (
-            [f"stones_{k}" for k in range(n)]
-            + ["on_board", "strong", "passage_mouths", "touched", "chaining_stone"]
-            + [f"to_move_{k}" for k in range(n)]
+            ("step", 0, PASSAGE_BASE - 1,
+             f"((from * 8 + direction) * {MAX_DISTANCE} + distance - 1) * 2 + kind: from the "
+             f"point 0-{NUM_POINTS - 1} (row by row from the north), direction "
+             f"{', '.join(DIRECTION_NAMES)} (0-7), distance 1-{MAX_DISTANCE}, kind 0 a walk "
+             "or approach, 1 a withdrawal"),
+            ("passage", PASSAGE_BASE, STOP - 1,
+             f"a passage: {PASSAGE_BASE} + the index (0-{len(MOUTHS) - 1}) of the mouth it "
+             "starts from"),
+            ("stop", STOP, STOP, "end the chain in progress"),
         )
 
     def observation_shape(self) -> tuple[int, ...]:

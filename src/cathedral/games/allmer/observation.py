@@ -22,6 +22,43 @@ if TYPE_CHECKING:
     from cathedral.games.allmer.state import AllmerState
 
 _PLANE = SIZE * SIZE
+
+
+def plane_names(players: int) -> list[str]:
+    """Returns the name of each plane, in order (``AllmerGame.observation_planes``)."""
+    return (
+        [f"stones_{k}" for k in range(players)]
+        + ["on_board", "strong", "passage_mouths", "touched", "chaining_stone"]
+        + [f"to_move_{k}" for k in range(players)]
+    )
+
+
+_MEANINGS = {
+    "on_board": "1 on the 125 points of the cross (the rest of the box is 0)",
+    "strong": "1 on the strong points of the field played",
+    "passage_mouths": "1 on the eight passage mouths",
+    "touched": "1 on the points the chain in progress has touched",
+    "chaining_stone": "1 on the stone that is chaining (all 0 outside a chain)",
+}
+
+
+def observation_layout(players: int) -> tuple[dict, ...]:
+    """Returns the planes as named parts (dicts of ``name``, ``shape``, ``low``, ``high``,
+    ``meaning``), each a 15 x 15 plane of 0/1 over the box, row by row from the north."""
+    parts = []
+    for name in plane_names(players):
+        kind, _, k = name.rpartition("_")
+        if kind == "stones":
+            who = "the observer" if k == "0" else f"the player {k} after the observer"
+            meaning = f"1 on the stones of {who} (in turn order)"
+        elif kind == "to_move":
+            who = "the observer" if k == "0" else f"the player {k} after the observer"
+            meaning = f"all 1 when {who} is to move (all 0 once the game is over)"
+        else:
+            meaning = _MEANINGS[name]
+        parts.append({"name": name, "shape": (SIZE, SIZE), "low": 0.0, "high": 1.0,
+                      "meaning": meaning})
+    return tuple(parts)
 _CELL = np.array([y * SIZE + x for x, y in COORDS], dtype=np.intp)
 _POINTS = np.arange(NUM_POINTS, dtype=np.intp)
 _TABLES: dict[tuple[int, str, int], tuple[np.ndarray, np.ndarray]] = {}

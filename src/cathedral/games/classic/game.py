@@ -11,8 +11,16 @@ from importlib import resources
 
 from cathedral.core.contract import Game, GameInfo
 from cathedral.core.params import Param
-from cathedral.games.classic.observation import OBSERVATION_SIZE
-from cathedral.games.classic.pieces import COLOUR_NAMES, DARK, LIGHT, NUM_ACTIONS
+from cathedral.games.classic.observation import OBSERVATION_SIZE, observation_layout
+from cathedral.games.classic.pieces import (
+    BLOCKS,
+    COLOUR_NAMES,
+    COPIES,
+    DARK,
+    LIGHT,
+    NUM_ACTIONS,
+    SQUARES_OF_BUILDING,
+)
 from cathedral.games.classic.serialize import state_from_dict
 from cathedral.games.classic.state import ClassicState, Position
 
@@ -53,6 +61,27 @@ class ClassicGame(Game):
 
     def observation_shape(self) -> tuple[int, ...]:
         return (OBSERVATION_SIZE,)
+
+    def observation_layout(self) -> tuple[dict, ...]:
+        """Returns the named parts of ``observation_tensor`` in order, with shapes, bounds and
+        meanings (``cathedral rules classic`` and the research interfaces print and use it)."""
+        return observation_layout()
+
+    def action_layout(self) -> tuple[tuple[str, int, int, str], ...]:
+        """Returns ``(name, first, last, meaning)`` for each block of the action space."""
+        out = []
+        for (building, colour), block in BLOCKS.items():
+            name = building.title if colour is None else f"{COLOUR_NAMES[colour]} {building.title}"
+            size = SQUARES_OF_BUILDING[building]
+            note = ""
+            if COPIES.get(building) == 2:
+                note = "; both copies share the block"
+            elif colour is not None:
+                note = f"; {COLOUR_NAMES[colour]}'s shape (the colours' shapes mirror)"
+            out.append((name, block.start, block.stop - 1,
+                        f"a placement of its {size} square{'s' * (size > 1)}, the block "
+                        f"sorted by squares{note}"))
+        return tuple(out)
 
     def max_game_length(self) -> int:
         # Loose: 14 buildings a colour, and each capture needs another building placed.

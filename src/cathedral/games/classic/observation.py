@@ -31,6 +31,29 @@ OBSERVATION_LAYOUT: tuple[tuple[str, tuple[int, ...]], ...] = (
 """The named parts of the vector, in order, each with its shape."""
 OBSERVATION_SIZE = sum(int(np.prod(shape)) for _, shape in OBSERVATION_LAYOUT)
 
+_MEANINGS = {
+    "own_buildings": "1 where the observer's buildings stand (a1 first, rank by rank)",
+    "opponent_buildings": "1 where the opponent's buildings stand",
+    "cathedral": "1 where the Cathedral stands",
+    "own_territory": "1 on the observer's territory",
+    "opponent_territory": "1 on the opponent's territory",
+    "own_hand": "the observer's unplaced buildings, the count of each kind ("
+    + ", ".join(b.title for b in PLAYER_BUILDINGS) + ") halved: 0, 0.5 or 1",
+    "opponent_hand": "the opponent's unplaced buildings, as own_hand",
+    "cathedral_to_place": "1 while the Cathedral is still to be placed",
+    "to_move": "1 when the observer is to move",
+}
+
+
+def observation_layout() -> tuple[dict, ...]:
+    """Returns ``OBSERVATION_LAYOUT`` with each part's bounds and meaning (dicts of ``name``,
+    ``shape``, ``low``, ``high``, ``meaning``): every entry is 0/1 or a count of at most two
+    copies halved, so every part lies in [0, 1]."""
+    return tuple(
+        {"name": name, "shape": shape, "low": 0.0, "high": 1.0, "meaning": _MEANINGS[name]}
+        for name, shape in OBSERVATION_LAYOUT
+    )
+
 _HANDS = len(PLAYER_BUILDINGS)
 _HALF_HANDS: dict[tuple[int, ...], np.ndarray] = {}
 """A colour's hand (a count per building kind) -> the counts halved, as the observation holds

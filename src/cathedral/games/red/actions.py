@@ -55,6 +55,22 @@ BLOCKS = (
     ("chance", CHANCE, CHANCE_VALUES),
 )
 
+BLOCK_MEANINGS = {
+    "done": "end the market visit (then the dice roll) or end the turn",
+    "rubles": "lose a prestige space, take 2 rubles",
+    "reroll": "the market space (0-7) whose dice are all rolled again",
+    "claim": f"the slot (tower * {MAX_HEIGHT} + height) of the card to put a banner on",
+    "tile": "workshop space * 2 + face (0 down, 1 up)",
+    "deliver": "slot * 6 + material",
+    "ornament": "slot * 6 + gem set (none, g, p, gg, gp, pp)",
+    "die": "die * 8 + paid extra steps (0-7)",
+    "take": "the amount taken - 1",
+    "influence": "card action (0, 1) * 7 + chosen material + 1 (0: no choice)",
+    "activate": "the workshop space",
+    "chance": "a chance outcome: an item index, or the pips of a roll",
+}
+"""What the offset inside each block of ``BLOCKS`` means."""
+
 
 def block_of(action: int) -> tuple[str, int]:
     """Returns the block name of ``action`` and its offset inside the block."""

@@ -16,7 +16,7 @@ from cathedral.games.red.components import (
     check_components_param,
     load_components,
 )
-from cathedral.games.red.observation import observation_size
+from cathedral.games.red.observation import observation_layout, observation_size
 from cathedral.games.red.scoring import Track
 from cathedral.games.red.serialize import state_from_dict
 from cathedral.games.red.state import RedState
@@ -129,6 +129,18 @@ class RedGame(Game):
 
     def observation_shape(self) -> tuple[int, ...]:
         return (observation_size(),)
+
+    def observation_layout(self) -> tuple[dict, ...]:
+        """Returns the named parts of ``observation_tensor`` in order, with shapes, bounds and
+        meanings (``cathedral rules red`` and the research interfaces print and use it)."""
+        return observation_layout(self)
+
+    def action_layout(self) -> tuple[tuple[str, int, int, str], ...]:
+        """Returns ``(name, first, last, meaning)`` for each block of the action space."""
+        return tuple(
+            (name, start, start + size - 1, A.BLOCK_MEANINGS[name])
+            for name, start, size in A.BLOCKS
+        )
 
     def plan_slots(self, plan: int) -> tuple[int, ...]:
         """Returns the slots a plan uses, sorted."""

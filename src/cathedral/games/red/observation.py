@@ -1,7 +1,10 @@
 """The Red Cathedral's observation tensor: one flat float32 vector, its layout declared as data.
 
 Everything is public, so every player sees the same facts; player blocks are rotated so the
-observer comes first ("relative seats"). ``LAYOUT`` lists ``(name, size)`` in order:
+observer comes first ("relative seats"). ``OBSERVATION_LAYOUT`` lists ``(name, shape)`` in
+order (``LAYOUT`` the same with sizes; the columns of the cathedral's, the players' and the
+turn's rows are ``SLOT_FIELDS``, ``PLAYER_FIELDS`` and ``TURN_FIELDS``; ``observation_layout``
+adds every part's bounds and meaning):
 
 - ``stage_phase`` (13): setup stage / play / over one-hot (8), then the turn phase (5)
 - ``to_move`` (4): relative seat of the player to move (all zero at chance and the end)
@@ -29,19 +32,80 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cathedral.games.red import actions as A
-from cathedral.games.red.components import MAX_WORKSHOP_SPACES
+from cathedral.games.red.components import MAX_HEIGHT, MAX_WORKSHOP_SPACES, RUBLES
 from cathedral.games.red.phases import PLAY
 
 if TYPE_CHECKING:
+    from cathedral.games.red.game import RedGame
     from cathedral.games.red.state import RedState
 
-SLOT_WIDTH = 23
-PLAYER_WIDTH = 35
-LAYOUT = (
-    ("stage_phase", 13), ("to_move", 4), ("market_tiles", 64), ("market_yield", 8),
-    ("influence", 48), ("dice", 45), ("cathedral", A.SLOTS * SLOT_WIDTH),
-    ("players", 4 * PLAYER_WIDTH), ("turn", 23), ("supply", 6),
+SLOT_FIELDS = (
+    ("in_plan", 1, "1 when the slot is part of the building plan"),
+    ("level", 3, "the card's level, one-hot"),
+    ("banner", 4, "the banner's owner, one-hot by relative seat"),
+    ("built", 1, "1 once the card is completed"),
+    ("ornament", 4, "the ornament's owner, one-hot by relative seat"),
+    ("green_gems", 1, "the ornament's green gems / 2"),
+    ("purple_gems", 1, "the ornament's purple gems / 2"),
+    ("needed", 6, "materials still needed, per material / 4"),
+    ("workshop_tile", 1, "1 while a workshop tile lies on the card"),
+    ("recognition", 1, "the card's recognition / 10"),
 )
+"""The columns of a cathedral slot's row: (name, width, meaning)."""
+PLAYER_FIELDS = (
+    ("rubles", 1, "rubles / 10"),
+    ("prestige", 1, "prestige on the track / 40"),
+    ("marker", 1, "the marker's position (recognition, laps included) / 90"),
+    ("inventory", 6, "materials in the inventory, per material / 10"),
+    ("free_slots", 1, "free inventory slots / 10"),
+    ("banners_in", 1, "banners in the inventory / 6"),
+    ("banners_out", 1, "banners outside the inventory / 6"),
+    ("ornaments", 3, "ornaments available, per kind (a count)"),
+    ("ornaments_placed", 1, "ornaments placed / 4"),
+    ("completed", 1, "cards completed / 6"),
+    ("workshop", 2 * MAX_WORKSHOP_SPACES,
+     "per workshop space: a tile present, face up (0/1 each)"),
+    ("final", 1, "final prestige / 100 (0 until the game is over)"),
+    ("unused", 1, "always 0"),
+)
+"""The columns of a player's row: (name, width, meaning)."""
+TURN_FIELDS = (
+    ("rerolled", 1, "1 once the turn's re-roll is used"),
+    ("deliveries", 1, "deliveries left / 3"),
+    ("market_space", 8, "the market space visited, one-hot"),
+    ("moved_die", 5, "the die moved, one-hot"),
+    ("took", 1, "1 once the market's take is done"),
+    ("activated", 1, "1 once a workshop tile is activated"),
+    ("influence_action", 2, "the influence action chosen, one-hot"),
+    ("influence_uses", 1, "influence actions used this turn / 10"),
+    ("turns", 1, "turns played / (turn_cap * players)"),
+    ("triggered", 1, "1 once the end is triggered"),
+    ("last_turns", 1, "last turns left / 3"),
+)
+"""The entries of the turn block: (name, width, meaning)."""
+DIE_FIELDS = (
+    ("space", 8, "the die's market space, one-hot (all 0 off the market)"),
+    ("pips", 1, "its pips / 6"),
+)
+SLOT_WIDTH = sum(w for _, w, _ in SLOT_FIELDS)
+PLAYER_WIDTH = sum(w for _, w, _ in PLAYER_FIELDS)
+
+OBSERVATION_LAYOUT: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("stage_phase", (13,)),
+    ("to_move", (4,)),
+    ("market_tiles", (8, 8)),
+    ("market_yield", (8,)),
+    ("influence", (4, 12)),
+    ("dice", (5, 9)),
+    ("cathedral", (A.SLOTS, SLOT_WIDTH)),
+    ("players", (4, PLAYER_WIDTH)),
+    ("turn", (sum(w for _, w, _ in TURN_FIELDS),)),
+    ("supply", (6,)),
+)
+"""The named parts of the vector, in order, each with its shape (the module docstring says
+what each holds; ``observation_layout`` adds bounds and meanings)."""
+LAYOUT = tuple((name, int(np.prod(shape))) for name, shape in OBSERVATION_LAYOUT)
+"""``(name, size)`` of each part, in order."""
 OFFSETS = {}
 _at = 0
 for _name, _size in LAYOUT:
@@ -52,6 +116,133 @@ SIZE = _at
 
 def observation_size() -> int:
     return SIZE
+
+
+def _row(fields: tuple, highs: dict[str, object]) -> np.ndarray:
+    """Returns the upper bound of each column of a row of ``fields`` (1 unless ``highs`` says
+    otherwise: a number for the field, or one per column)."""
+    return np.concatenate(
+        [np.broadcast_to(np.asarray(highs.get(name, 1.0), dtype=np.float64), (width,))
+         for name, width, _ in fields]
+    )
+
+
+def _fields_meaning(fields: tuple, highs: dict[str, object]) -> str:
+    """Returns the columns of a row in words, with the bound of each not bounded by 1."""
+    at, out = 0, []
+    for name, width, meaning in fields:
+        cols = f"{at}" if width == 1 else f"{at}-{at + width - 1}"
+        most = float(np.max(highs.get(name, 1.0)))
+        bound = "" if most == 1.0 else f" (at most {most:,.4g})"
+        out.append(f"[{cols}] {name}: {meaning}{bound}")
+        at += width
+    return "; ".join(out)
+
+
+def value_bounds(game: RedGame) -> dict[str, float]:
+    """Returns the most that each unbounded count can reach in a game of ``game``, from its
+    rules and components (loose, but never exceeded).
+
+    Every turn gains at most ``game.turn_bound[1]`` recognition steps; the game has at most
+    ``turn_cap * n + n`` turns; each sale of prestige moves the marker back a prestige space
+    (so there are no more sales, at 2 rubles, than steps gained plus the start); the other
+    rubles a turn can bring are a take (yield per die, five dice), a face-up tile and an
+    activation, three completions and influence actions (repeated at most once per
+    inventory slot, plus two).
+    """
+    c = game.components
+    n = game.num_players
+    turns = game.turn_cap * n + n
+    marker = c.track_start + turns * game.turn_bound[1]
+    influence = c.inventory_slots + 2
+    per_turn = (
+        5 * max(c.tile_yield)
+        + 2 * max([max(c.tile_yield)] + [g[RUBLES] for g in c.workshop_gain])
+        + 3 * max(c.card_rubles)
+        + influence * max(a.gain[RUBLES] for card in c.influence_actions for a in card)
+    )
+    rubles = max(c.starting_rubles) + 2 * marker + turns * per_turn
+    prestige = game.track.prestige(marker)
+    return {
+        "marker": marker,
+        "prestige": prestige,
+        "rubles": rubles,
+        "final": prestige + (c.inventory_slots + rubles) // 5 + 3 * A.SLOTS,
+        "influence_uses": influence,
+        "turns": turns,
+    }
+
+
+def observation_layout(game: RedGame) -> tuple[dict, ...]:
+    """Returns ``OBSERVATION_LAYOUT`` with each part's bounds and meaning (dicts of ``name``,
+    ``shape``, ``low``, ``high``, ``meaning``; ``high`` a number or an array of the shape).
+
+    Every entry is non-negative. One-hot entries and flags are at most 1; the scaled counts
+    are bounded by the components (yields, costs, banners, ornaments, the supply) and, for
+    the ones that grow without a cap (rubles, the marker, final prestige), by
+    ``value_bounds``.
+    """
+    c = game.components
+    n = game.num_players
+    most = value_bounds(game)
+    board = game.board_ornament
+    ornaments = [c.ornaments[k] + sum(1 for o in board if o == k) for k in range(3)]
+    slot_highs = {
+        "green_gems": max(g for g, _ in A.GEM_SETS) / 2,
+        "purple_gems": max(p for _, p in A.GEM_SETS) / 2,
+        "needed": [max(cost[m] for cost in c.card_cost) / 4 for m in range(6)],
+        "recognition": max(c.card_recognition) / 10,
+    }
+    player_highs = {
+        "rubles": most["rubles"] / 10,
+        "prestige": most["prestige"] / 40,
+        "marker": most["marker"] / 90,
+        "inventory": c.inventory_slots / 10,
+        "free_slots": c.inventory_slots / 10,
+        "banners_in": c.banners / 6,
+        "banners_out": c.banners / 6,
+        "ornaments": ornaments,
+        "ornaments_placed": sum(ornaments) / 4,
+        "completed": c.banners / 6,
+        "final": most["final"] / 100,
+    }  # "unused" is always 0, but a Box whose low equals its high draws Gymnasium's warning
+    turn_highs = {
+        "influence_uses": most["influence_uses"] / 10,
+        "turns": most["turns"] / (game.turn_cap * n),
+        "last_turns": (n - 1) / 3,
+    }
+    slot = _row(SLOT_FIELDS, slot_highs)
+    player = _row(PLAYER_FIELDS, player_highs)
+    turn = _row(TURN_FIELDS, turn_highs)
+    highs = {
+        "market_yield": max(c.tile_yield) / 4,
+        "dice": np.tile(_row(DIE_FIELDS, {}), (5, 1)),
+        "cathedral": np.tile(slot, (A.SLOTS, 1)),
+        "players": np.tile(player, (4, 1)),
+        "turn": turn,
+        "supply": np.array(c.supply, dtype=np.float64) / 20,
+    }
+    meanings = {
+        "stage_phase": "setup stage / play / over, one-hot (8); then the turn phase, one-hot "
+        "(5)",
+        "to_move": "the player to move, one-hot by seat relative to the observer (all 0 at "
+        "chance nodes and the end)",
+        "market_tiles": "per market space (8): the resource of its tile, one-hot (8)",
+        "market_yield": "per market space: its tile's yield / 4",
+        "influence": "per market quadrant (4): its influence card, one-hot (12)",
+        "dice": "per die (white, red, blue, yellow, green): " + _fields_meaning(DIE_FIELDS, {}),
+        "cathedral": f"per slot (tower * {MAX_HEIGHT} + height, {A.SLOTS} slots): "
+        + _fields_meaning(SLOT_FIELDS, slot_highs),
+        "players": "per seat relative to the observer (the observer first; rows beyond the "
+        "players are 0): " + _fields_meaning(PLAYER_FIELDS, player_highs),
+        "turn": "the turn so far: " + _fields_meaning(TURN_FIELDS, turn_highs),
+        "supply": "the supply, per material / 20",
+    }
+    return tuple(
+        {"name": name, "shape": shape, "low": 0.0, "high": highs.get(name, 1.0),
+         "meaning": meanings[name]}
+        for name, shape in OBSERVATION_LAYOUT
+    )
 
 
 def observe(state: RedState, player: int) -> np.ndarray:
