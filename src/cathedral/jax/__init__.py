@@ -7,6 +7,12 @@ needs neither JAX nor pgx:
 
 - ``classic`` (``cathedral.jax.classic``): params ``opening="standard"|"lehmann"``;
 - ``allmer`` (``cathedral.jax.allmer``, when that module exists): params ``players=2|4``.
+
+Both take ``layout="reference"|"hwc"``: the observation as the reference engine's tensor
+(default; classic a flat (524,) vector, Allmer (2n + 5, 15, 15) channels first), or as a
+channels-last image for pgx's conv nets (classic (10, 10, 29): the five board planes, then the
+hand values and flags each broadcast over a plane; Allmer (15, 15, 2n + 5)). Another value is
+a ValueError.
 """
 
 from __future__ import annotations

@@ -16,7 +16,10 @@ sets it), and an illegal action ends the game with pgx's penalty instead of rais
 
 Parameters: ``players`` (2 or 4), ``field``, ``repetition``, ``quiet_turns`` and ``max_turns``
 as in the reference; ``withdraw=True`` and ``max_turns=0`` (no turn cap, hence no bound on the
-repetition table) are rejected with a ValueError.
+repetition table) are rejected with a ValueError. ``layout`` (not a game parameter) picks the
+observation's form: ``"reference"`` (default) the reference tensor above, ``"hwc"`` the same
+tensor channels last, ``(15, 15, 2n + 5)``, as pgx's board games and its example conv nets
+expect.
 """
 
 from __future__ import annotations
@@ -72,6 +75,8 @@ TERMINATIONS = (
 """Termination code -> the reference's Termination (code 0: the game goes on)."""
 
 VERSION = "v1"
+LAYOUTS = ("reference", "hwc")
+"""Observation layouts: the reference's channels-first tensor, or it transposed channels last."""
 
 
 def _split64(values) -> tuple[np.ndarray, np.ndarray]:
@@ -254,8 +259,11 @@ class AllmerEnv(core.Env):
         repetition: int = 3,
         quiet_turns: int = 100,
         max_turns: int | None = None,
+        layout: str = "reference",
     ) -> None:
         super().__init__()
+        if layout not in LAYOUTS:
+            raise ValueError(f"allmer: unknown layout {layout!r}; expected one of {LAYOUTS}")
         if players not in (2, 4):
             raise ValueError(f"allmer: players must be 2 or 4, not {players!r}")
         if field not in GEOMETRIES:
@@ -277,6 +285,7 @@ class AllmerEnv(core.Env):
             "quiet_turns": quiet_turns,
             "max_turns": max_turns,
         }
+        self.layout = layout
         self._n = players
         self._repetition = repetition
         self._quiet_turns = quiet_turns
@@ -310,6 +319,11 @@ class AllmerEnv(core.Env):
     def num_players(self) -> int:
         return self._n
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        planes = 2 * self._n + 5
+        return (SIZE, SIZE, planes) if self.layout == "hwc" else (planes, SIZE, SIZE)
+
     def reference_game(self):
         """Returns the reference ``AllmerGame`` with this env's parameters."""
         return ref_game.AllmerGame(**self.params)
@@ -323,7 +337,7 @@ class AllmerEnv(core.Env):
         seen_lo = jnp.zeros(self._seen_size, jnp.uint32).at[0].set(lo)
         state = AllmerState(
             current_player=jnp.int32(0),
-            observation=jnp.zeros((2 * n + 5, SIZE, SIZE), jnp.float32),
+            observation=jnp.zeros(self.observation_shape, jnp.float32),
             rewards=jnp.zeros(n, jnp.float32),
             terminated=jnp.bool_(False),
             truncated=jnp.bool_(False),
@@ -442,7 +456,8 @@ class AllmerEnv(core.Env):
             state._termination == 0
         )
         obs = obs.at[n + 5 :].set(jnp.broadcast_to(to_move[:, None], (n, SIZE * SIZE)))
-        return obs.reshape(2 * n + 5, SIZE, SIZE)
+        obs = obs.reshape(2 * n + 5, SIZE, SIZE)
+        return jnp.transpose(obs, (1, 2, 0)) if self.layout == "hwc" else obs
 
     # ----- rules ---------------------------------------------------------------------------
 
@@ -655,7 +670,7 @@ def _from_reference(ref, env: AllmerEnv) -> AllmerState:
     termination = TERMINATIONS.index(ref.termination)
     state = AllmerState(
         current_player=jnp.int32(ref.player),
-        observation=jnp.zeros((2 * n + 5, SIZE, SIZE), jnp.float32),
+        observation=jnp.zeros(env.observation_shape, jnp.float32),
         rewards=jnp.zeros(n, jnp.float32),
         terminated=jnp.bool_(termination > 0),
         truncated=jnp.bool_(False),

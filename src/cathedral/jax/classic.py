@@ -37,6 +37,9 @@ NUM_ACTIONS = ref.NUM_ACTIONS
 LIGHT, DARK = ref.LIGHT, ref.DARK
 IN_HAND, ON_BOARD, GONE = ref.IN_HAND, ref.ON_BOARD, ref.GONE
 OPENINGS = ("standard", "lehmann")
+LAYOUTS = ("reference", "hwc")
+"""Observation layouts: ``reference``, the reference's flat (524,) vector; ``hwc``, a
+(10, 10, 29) channels-last image for convolutional nets (see ``Classic``)."""
 
 # ----- static tables (numpy, built once at import) -------------------------------------------
 
@@ -139,6 +142,20 @@ def _swap_to(colour: Array, pair: Array) -> Array:
 # ----- the state ---------------------------------------------------------------------------
 
 OBSERVATION_SIZE = 5 * 100 + 2 * N_KINDS + 2
+HWC_SHAPE = (ref.SIZE, ref.SIZE, 5 + 2 * N_KINDS + 2)
+
+
+def to_hwc(observation: Array) -> Array:
+    """Returns the channels-last image (10, 10, 29) of reference observations (524,) (any
+    leading batch axes): channels 0-4 the five board planes (row = rank, column = file), 5-28
+    the 22 hand values and 2 flags, each broadcast over a constant plane."""
+    lead = observation.shape[:-1]
+    size = ref.SIZE * ref.SIZE
+    planes = observation[..., : 5 * size].reshape(*lead, 5, ref.SIZE, ref.SIZE)
+    planes = jnp.moveaxis(planes, -3, -1)
+    tail = observation[..., 5 * size :]
+    tail = jnp.broadcast_to(tail[..., None, None, :], (*lead, ref.SIZE, ref.SIZE, tail.shape[-1]))
+    return jnp.concatenate([planes, tail], axis=-1)
 
 
 @dataclass
@@ -275,13 +292,21 @@ def _unplaced(slots: Array) -> Array:
 
 class Classic(core.Env):
     """Classic Cathedral for pgx: player 0 Light, player 1 Dark; actions are the reference's
-    placement numbers; rewards +1/-1 (0 for a draw) when neither colour can place."""
+    placement numbers; rewards +1/-1 (0 for a draw) when neither colour can place.
 
-    def __init__(self, opening: str = "standard") -> None:
+    ``layout`` picks the observation's form (a static choice, made once): ``"reference"``
+    (default) the reference's flat (524,) vector; ``"hwc"`` the same values as a (10, 10, 29)
+    channels-last image, as pgx's board games and its example conv nets expect
+    (``to_hwc``)."""
+
+    def __init__(self, opening: str = "standard", layout: str = "reference") -> None:
         super().__init__()
         if opening not in OPENINGS:
             raise ValueError(f"classic: unknown opening {opening!r}; expected one of {OPENINGS}")
+        if layout not in LAYOUTS:
+            raise ValueError(f"classic: unknown layout {layout!r}; expected one of {LAYOUTS}")
         self.opening = opening
+        self.layout = layout
         self._first = LIGHT if opening == "standard" else DARK
         # The initial state is a constant: built once, so that auto-reset costs nothing.
         self._initial = jax.jit(self._fresh)()
@@ -364,14 +389,19 @@ class Classic(core.Env):
         )
 
     def observe(self, state: core.State, player_id: Array | None = None) -> Array:
-        """The reference observation (``classic.observation``) seen by ``player_id`` (the
-        player to move by default); pgx's deprecation warning for ``player_id`` is not raised,
-        as seeing any player's view is part of this environment's contract."""
+        """The observation seen by ``player_id`` (the player to move by default), in this env's
+        layout: the reference's (``classic.observation``), or its image (``to_hwc``). pgx's
+        deprecation warning for ``player_id`` is not raised, as seeing any player's view is
+        part of this environment's contract."""
         if player_id is None:
             player_id = state.current_player
         return jax.lax.stop_gradient(self._observe(state, jnp.asarray(player_id)))
 
     def _observe(self, state: core.State, player_id: Array) -> Array:
+        observation = self._reference_observation(state, player_id)
+        return to_hwc(observation) if self.layout == "hwc" else observation
+
+    def _reference_observation(self, state: core.State, player_id: Array) -> Array:
         assert isinstance(state, State)
         me = player_id
         walls = _swap_to(me, state._walls)
@@ -403,7 +433,7 @@ class Classic(core.Env):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        return (OBSERVATION_SIZE,)
+        return HWC_SHAPE if self.layout == "hwc" else (OBSERVATION_SIZE,)
 
     # ----- conversion to and from the reference engine -------------------------------------
 
