@@ -107,6 +107,7 @@ def test_a_lead_in_squares_counts_for_more_as_the_city_fills(play, monkeypatch):
         return unplaced, 0, 0, 0.0, 10
 
     monkeypatch.setattr(heuristic, "features", features)
+    monkeypatch.setattr(heuristic, "LEARNED", [None])  # the hand-weighted margin alone
     hands.update({LIGHT: 40, DARK: 44})
     early = heuristic.evaluate(state.position)
     hands.update({LIGHT: 3, DARK: 7})

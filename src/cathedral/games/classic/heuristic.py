@@ -24,6 +24,12 @@ of a few squares decides a game near its end but not at its start. The divisor i
 game outcomes (``benchmarks/fit_classic_scale.py``); a search compares values, so it hardly
 changes play.
 
+A learned correction (``network``, weights shipped in ``data/value.npz``, trained by
+``cathedral.jax.train_classic`` on self-play games) is added to the margin, in squares, from
+the mover's side, before the ``tanh``: it sees the whole board and both hands, where the
+weighted features see counts. ``use_network(None)`` turns it off; docs/research.md has its
+training and what it is worth.
+
 The weights are those that won in self-play (``benchmarks/arena_tune.py``): dead buildings
 count; ``risk`` and ``mobility`` showed no gain, so they stay at 0 and their extra pass is
 skipped; an influence term (open squares a colour reaches first) lost at every weight and
@@ -38,6 +44,8 @@ import numpy as np
 
 from cathedral.core.hooks import Evaluation
 from cathedral.games.classic.movegen import available
+from cathedral.games.classic.network import ValueNetwork, shipped
+from cathedral.games.classic.observation import OBSERVATION_SIZE, observe
 from cathedral.games.classic.pieces import (
     ACTION_SIZE,
     BLOCK_KEYS,
@@ -122,22 +130,60 @@ def features(position: Position, colour: int) -> tuple[int, int, int, float, int
 
 
 def evaluate(position: Position) -> list[float]:
-    """Returns [Light, Dark] values in (-1, 1): the estimated final margin (see the module)."""
+    """Returns [Light, Dark] values in (-1, 1): the estimated final margin (see the module),
+    corrected by the learned network when one is in use (``LEARNED``)."""
     if position.cathedral_state == IN_HAND:
         return [0.0, 0.0]  # only the Cathedral is on the way: nothing to tell the sides apart
-    lead, left = margin(position)
+    both = (features(position, LIGHT), features(position, DARK))
+    lead, left = _weighted(both)
+    network = LEARNED[0]
+    if network is not None:
+        mover = DARK if position.to_move == DARK else LIGHT
+        correction = network.correction(value_input(position, both, mover))
+        lead += correction if mover == LIGHT else -correction
     value = math.tanh(lead / (WEIGHTS["scale"] + WEIGHTS["per_square"] * left))
     return [value, -value]
+
+
+LEARNED: list[ValueNetwork | None] = [shipped()]
+"""The network that corrects ``evaluate``: the package's own unless ``use_network`` set
+another (None: the hand-weighted margin alone)."""
+
+
+def use_network(network: ValueNetwork | str | None = "shipped") -> None:
+    """Makes ``evaluate`` use ``network`` ("shipped": the package's own; None: none)."""
+    LEARNED[0] = shipped() if network == "shipped" else network
+
+
+def value_input(position: Position, both, mover: int) -> np.ndarray:
+    """Returns the network's input for ``position`` seen by ``mover``: the observation
+    tensor, then each colour's features (mover first) on a scale near 1, then the
+    hand-weighted margin for the mover in tens of squares."""
+    scalars = []
+    for colour in (mover, 1 - mover):
+        unplaced, territory, dead, _, moves = both[colour]
+        scalars += [unplaced / 10, territory / 10, dead / 10, math.log1p(moves) / 5]
+    lead, left = _weighted(both)
+    scalars += [(lead if mover == LIGHT else -lead) / 10, left / 50]
+    return np.concatenate((observe(position, mover), np.asarray(scalars, dtype=np.float32)))
+
+
+VALUE_INPUTS = OBSERVATION_SIZE + 10
 
 
 def margin(position: Position) -> tuple[float, int]:
     """Returns the weighted margin in squares, Light minus Dark, and the unplaced squares of
     both colours (what the value's divisor grows with)."""
+    return _weighted((features(position, LIGHT), features(position, DARK)))
+
+
+def _weighted(both) -> tuple[float, int]:
+    """``margin`` from each colour's ``features``."""
     w = WEIGHTS
     lead = 0.0
     left = 0
     for colour, sign in ((LIGHT, 1.0), (DARK, -1.0)):
-        unplaced, territory, dead, risky, moves = features(position, colour)
+        unplaced, territory, dead, risky, moves = both[colour]
         left += unplaced
         lead += sign * (
             -w["placed"] * unplaced
