@@ -57,7 +57,7 @@ def positions(lines: list[dict], siblings: bool = True) -> dict[str, np.ndarray]
     def add(position, outcome: float, search: float, index: int) -> None:
         mover = position.to_move
         both = (heuristic.features(position, LIGHT), heuristic.features(position, DARK))
-        lead, left = heuristic._weighted(both)
+        lead, left = heuristic.weighted_margin(both)
         rows["x"].append(heuristic.value_input(position, both, mover))
         rows["lead"].append(lead if mover == LIGHT else -lead)
         rows["divisor"].append(w["scale"] + w["per_square"] * left)

@@ -27,7 +27,7 @@ changes play.
 A learned correction (``network``, weights shipped in ``data/value.npz``, trained by
 ``cathedral.jax.train_classic`` on self-play games) is added to the margin, in squares, from
 the mover's side, before the ``tanh``: it sees the whole board and both hands, where the
-weighted features see counts. ``use_network(None)`` turns it off; docs/research.md has its
+weighted features see counts. ``use_network(None)`` turns it off; docs/jax.md has its
 training and what it is worth.
 
 The weights are those that won in self-play (``benchmarks/arena_tune.py``): dead buildings
@@ -135,7 +135,7 @@ def evaluate(position: Position) -> list[float]:
     if position.cathedral_state == IN_HAND:
         return [0.0, 0.0]  # only the Cathedral is on the way: nothing to tell the sides apart
     both = (features(position, LIGHT), features(position, DARK))
-    lead, left = _weighted(both)
+    lead, left = weighted_margin(both)
     network = LEARNED[0]
     if network is not None:
         mover = DARK if position.to_move == DARK else LIGHT
@@ -163,7 +163,7 @@ def value_input(position: Position, both, mover: int) -> np.ndarray:
     for colour in (mover, 1 - mover):
         unplaced, territory, dead, _, moves = both[colour]
         scalars += [unplaced / 10, territory / 10, dead / 10, math.log1p(moves) / 5]
-    lead, left = _weighted(both)
+    lead, left = weighted_margin(both)
     scalars += [(lead if mover == LIGHT else -lead) / 10, left / 50]
     return np.concatenate((observe(position, mover), np.asarray(scalars, dtype=np.float32)))
 
@@ -174,11 +174,11 @@ VALUE_INPUTS = OBSERVATION_SIZE + 10
 def margin(position: Position) -> tuple[float, int]:
     """Returns the weighted margin in squares, Light minus Dark, and the unplaced squares of
     both colours (what the value's divisor grows with)."""
-    return _weighted((features(position, LIGHT), features(position, DARK)))
+    return weighted_margin((features(position, LIGHT), features(position, DARK)))
 
 
-def _weighted(both) -> tuple[float, int]:
-    """``margin`` from each colour's ``features``."""
+def weighted_margin(both) -> tuple[float, int]:
+    """``margin`` from each colour's ``features`` (both, Light first)."""
     w = WEIGHTS
     lead = 0.0
     left = 0
