@@ -44,6 +44,8 @@ ENTRIES: dict[str, tuple[str, list[str], list[str] | None, str]] = {
                 "3 minutes"),
     "envs": ("steps per second through PettingZoo, Gymnasium and OpenSpiel",
              ["bench_envs.py"], [], "2 minutes"),
+    "jax": ("random-play steps per second of the batched JAX engines beside the Python one",
+            ["bench_jax.py"], ["--seconds", "2"], "1 minute"),
     "server": ("load on a real `cathedral serve`: moves/s and round trips, SQLite, PostgreSQL",
                ["load_server.py"], None, "5 minutes"),
     "strength": ("the levels' strength targets, one named arena run (--list names them)",

@@ -36,4 +36,11 @@ if command -v npm >/dev/null 2>&1; then
 else
     echo "npm is missing: the browser code is neither linted nor type-checked" >&2
 fi
-.venv/bin/python -m pytest "$@"
+if [ $# -eq 0 ]; then
+    # JAX starts threads that a later fork() (process pools, servers, terminals) would copy
+    # half-held: its tests run last, in a process of their own.
+    .venv/bin/python -m pytest --ignore=tests/jax
+    .venv/bin/python -m pytest tests/jax
+else
+    .venv/bin/python -m pytest "$@"
+fi

@@ -13,7 +13,7 @@ import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 RUN = BENCHMARKS / "run.py"
-ENTRIES = ["engine", "ai", "parallel", "endgame", "envs", "server", "strength", "ladder",
+ENTRIES = ["engine", "ai", "parallel", "endgame", "envs", "jax", "server", "strength", "ladder",
            "versus", "balance"]
 
 

@@ -14,7 +14,7 @@ with and without the network, colours swapped in pairs from random openings, whi
 
     python -m cathedral.jax.train_classic --games benchmarks/cache/classic_selfplay_d2.jsonl \\
         --epochs 30 --out src/cathedral/games/classic/data/value.npz \\
-        --curve benchmarks/reports/classic_value_training.json
+        --curve benchmarks/training/classic_value.json
 """
 
 from __future__ import annotations
