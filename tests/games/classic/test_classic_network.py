@@ -80,13 +80,16 @@ def test_weights_missing_a_layer_are_refused():
                       "b1": np.zeros(2)})
 
 
-def test_the_shipped_network_is_small_fits_the_input_and_is_in_use():
+def test_the_shipped_network_is_small_fits_the_input_and_is_off_until_asked_for(monkeypatch):
     network = shipped()
     assert network is not None, "the package ships data/value.npz"
     assert network.inputs == heuristic.VALUE_INPUTS
     size = sum(getattr(network, name).nbytes for name in ("w0", "b0", "w1", "b1", "w2", "b2"))
     assert size < 4_000_000
     assert network.meta["val_outcome_loss"] < network.meta["hand_val_outcome_loss"]
+    assert heuristic.LEARNED[0] is None
+    monkeypatch.setattr(heuristic, "LEARNED", [None])
+    heuristic.use_network()
     assert heuristic.LEARNED[0] is network
 
 
@@ -97,6 +100,7 @@ def test_playing_with_the_network_needs_no_jax():
         "import cathedral\n"
         "from cathedral.ai import load_agent\n"
         "from cathedral.games.classic import heuristic\n"
+        "heuristic.use_network()\n"
         "game = cathedral.load('classic'); state = game.new_initial_state()\n"
         "agent = load_agent('alphabeta:depth=2,width=4,root_width=4', game, seed=1)\n"
         "for _ in range(4): state.apply_action(agent.choose(state))\n"
