@@ -58,7 +58,7 @@ def positions(lines: list[dict], siblings: bool = True) -> dict[str, np.ndarray]
         mover = position.to_move
         both = (heuristic.features(position, LIGHT), heuristic.features(position, DARK))
         lead, left = heuristic.weighted_margin(both)
-        rows["x"].append(heuristic.value_input(position, both, mover))
+        rows["x"].append(heuristic.value_input(position, both, mover, (lead, left)))
         rows["lead"].append(lead if mover == LIGHT else -lead)
         rows["divisor"].append(w["scale"] + w["per_square"] * left)
         rows["outcome"].append(outcome)

@@ -139,7 +139,7 @@ def evaluate(position: Position) -> list[float]:
     network = LEARNED[0]
     if network is not None:
         mover = DARK if position.to_move == DARK else LIGHT
-        correction = network.correction(value_input(position, both, mover))
+        correction = network.correction(value_input(position, both, mover, (lead, left)))
         lead += correction if mover == LIGHT else -correction
     value = math.tanh(lead / (WEIGHTS["scale"] + WEIGHTS["per_square"] * left))
     return [value, -value]
@@ -156,15 +156,17 @@ def use_network(network: ValueNetwork | str | None = "shipped") -> None:
     LEARNED[0] = shipped() if network == "shipped" else network
 
 
-def value_input(position: Position, both, mover: int) -> np.ndarray:
+def value_input(position: Position, both, mover: int,
+                weighted: tuple[float, int] | None = None) -> np.ndarray:
     """Returns the network's input for ``position`` seen by ``mover``: the observation
     tensor, then each colour's features (mover first) on a scale near 1, then the
-    hand-weighted margin for the mover in tens of squares."""
+    hand-weighted margin for the mover in tens of squares (``weighted``: that margin and the
+    unplaced squares, when the caller has them already)."""
     scalars = []
     for colour in (mover, 1 - mover):
         unplaced, territory, dead, _, moves = both[colour]
         scalars += [unplaced / 10, territory / 10, dead / 10, math.log1p(moves) / 5]
-    lead, left = weighted_margin(both)
+    lead, left = weighted or weighted_margin(both)
     scalars += [(lead if mover == LIGHT else -lead) / 10, left / 50]
     return np.concatenate((observe(position, mover), np.asarray(scalars, dtype=np.float32)))
 
