@@ -37,29 +37,24 @@ def finish_turn(page, server, gid: str) -> None:
     wait_turn(page, server, gid)
 
 
-def test_red_each_basic_action_by_pointer(pages, server):
-    page = pages.open("/")
-    start_from_home(page, "red", seats={1: "random"})
-    gid = game_id(page)
-    wait_turn(page, server, gid)
+def take_needed(page, server, gid: str) -> str:
+    """Plays a turn that moves a die taking a material some claimable card needs (the one
+    needed by most of them), takes it and finishes; returns the material."""
     picture = server.picture(gid)
-    assert len(picture["market"]) == 8 and picture["towers"]
-    assert page.locator(".space").count() == 8
-
-    # turn 1: move a die that takes a material some claimable card needs, take it, done
-    claimable = [c for c in picture["decision"]["choices"] if c["kind"] == "claim"]
-    needed = set()
+    claimable = {c["slot"] for c in picture["decision"]["choices"] if c["kind"] == "claim"}
+    wanted: dict[str, int] = {}
     for tower in picture["towers"]:
         for slot in tower["slots"]:
-            if any(c["slot"] == slot["slot"] for c in claimable):
-                needed |= set(slot["need"])
+            if slot["slot"] in claimable:
+                for m in slot["need"]:
+                    wanted[m] = wanted.get(m, 0) + 1
     die = min(
         (
             c
             for c in picture["decision"]["choices"]
-            if c["kind"] == "die" and c["take"]["resource"] in needed and c["take"]["up_to"] > 0
+            if c["kind"] == "die" and c["take"]["resource"] in wanted and c["take"]["up_to"] > 0
         ),
-        key=lambda c: c["extra"],
+        key=lambda c: (c["extra"], -wanted[c["take"]["resource"]]),
     )
     ply = server.view(gid)["ply"]
     if die["extra"] == 0:  # the die itself, on the market
@@ -74,23 +69,42 @@ def test_red_each_basic_action_by_pointer(pages, server):
     choose(page, server, gid, notation)
     assert server.picture(gid)["holdings"][0]["inventory"][material] >= 1
     finish_turn(page, server, gid)
-    screenshot(page, "red")
+    return material
 
-    # turn 2: claim a card that needs a material we hold (the one just taken when the random
-    # opponent has not claimed its card meanwhile), place its tile face down
+
+def test_red_each_basic_action_by_pointer(pages, server):
+    page = pages.open("/")
+    start_from_home(page, "red", seats={1: "random"})
+    gid = game_id(page)
+    wait_turn(page, server, gid)
     picture = server.picture(gid)
-    slots = {s["slot"]: s for t in picture["towers"] for s in t["slots"]}
-    held = picture["holdings"][0]["inventory"]
-    claim, material = min(
-        (
+    assert len(picture["market"]) == 8 and picture["towers"]
+    assert page.locator(".space").count() == 8
+
+    # turn 1: move a die that takes a material some claimable card needs, take it, done; the
+    # random opponent may claim that card meanwhile, so take again (a few turns at most) until
+    # a claimable card needs a material we hold
+    for _ in range(4):
+        material = take_needed(page, server, gid)
+        screenshot(page, "red")
+        picture = server.picture(gid)
+        slots = {s["slot"]: s for t in picture["towers"] for s in t["slots"]}
+        held = picture["holdings"][0]["inventory"]
+        payable = [
             (c, m)
             for c in picture["decision"]["choices"]
             if c["kind"] == "claim"
             for m in slots[c["slot"]]["need"]
             if held[m] > 0
-        ),
-        key=lambda pair: pair[1] != material,
-    )
+        ]
+        if payable:
+            break
+    else:
+        raise AssertionError("no claimable card needs a material taken in four turns")
+
+    # turn 2: claim a card that needs a material we hold (the one just taken when the random
+    # opponent has not claimed its card meanwhile), place its tile face down
+    claim, material = min(payable, key=lambda pair: pair[1] != material)
     name = slots[claim["slot"]]["name"]
     ply = server.view(gid)["ply"]
     page.locator(f'.card.claimable[data-slot="{name}"]').click()
