@@ -66,6 +66,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
+from operator import itemgetter
 from typing import NamedTuple
 
 from cathedral.ai.base import Agent, position_key, static_values
@@ -741,7 +742,7 @@ class AlphaBetaAgent(HelpersOwner, Agent):
             except NotImplementedError:
                 scored = [(a, 0.0) for a in state.legal_actions()]
                 self.rng.shuffle(scored)
-            scored.sort(key=lambda item: -item[1])
+            scored.sort(key=itemgetter(1), reverse=True)  # stable: ties keep their order
             order = [a for a, _ in scored]
             self._order_cache[key] = order
         if width is not None and len(order) > width:

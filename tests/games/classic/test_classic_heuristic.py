@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 
 import cathedral
 from cathedral.games.classic import heuristic, quiet
-from cathedral.games.classic.pieces import DARK, LIGHT
+from cathedral.games.classic.pieces import (
+    ACTION_BUILDING,
+    DARK,
+    FULL,
+    LIGHT,
+    PLACEMENTS,
+    Building,
+    dilate,
+    flood,
+)
 
 CATHEDRAL = "Cathedral f6 e7 f7 g7 f8 f9"
 
@@ -115,3 +124,35 @@ def test_a_lead_in_squares_counts_for_more_as_the_city_fills(play, monkeypatch):
     assert early[0] == -early[1] and late[0] == -late[1]
     assert 0.2 < early[0] < 0.35  # Light's expected score about 0.64
     assert late[0] > 0.9  # about 0.96
+
+
+def test_a_building_that_closes_a_corner_leaves_that_square_a_region_of_its_own(play):
+    state = play(CATHEDRAL, "Tavern j10", "Tavern j1", "Tavern a10")
+    walls = state.position.walls[state.current_player()]
+    inn = state.string_to_action("Inn a2 b1 b2")
+    corner, rest = sorted(quiet.parts(walls, inn), key=int.bit_count)
+    assert corner == 1  # a1 alone
+    assert rest == FULL & ~(walls | PLACEMENTS[inn] | corner)
+    # in open space the building leaves its region whole
+    (whole,) = quiet.parts(walls, state.string_to_action("Inn c4 c5 d5"))
+    assert whole == FULL & ~(walls | PLACEMENTS[state.string_to_action("Inn c4 c5 d5")])
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_the_parts_a_building_leaves_are_the_regions_flooded_from_its_ring(seed):
+    state = cathedral.load("classic").new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        walls = state.position.walls[state.current_player()]
+        for action in rng.sample(state.legal_actions(), min(20, len(state.legal_actions()))):
+            if ACTION_BUILDING[action] is Building.CATHEDRAL:
+                continue
+            space = FULL & ~(walls | PLACEMENTS[action])
+            seeds, expected = dilate(PLACEMENTS[action]) & space, set()
+            while seeds:
+                region = flood(seeds & -seeds, space)
+                expected.add(region)
+                seeds &= ~region
+            assert set(quiet.parts(walls, action)) == expected
+        state.apply_action(rng.choice(state.legal_actions()))

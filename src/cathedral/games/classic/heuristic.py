@@ -4,7 +4,9 @@
 score the ``greedy`` player maximises: squares placed, territory gained, opponent buildings
 captured, and opponent placements taken away. Searches order their moves by it at every node,
 so it is their hot path: the placements that settle nothing (most of them) are scored without
-being placed (see ``quiet``; the speed-up is in benchmarks/RESULTS.md).
+being placed (see ``quiet``), and the others from the regions they leave (``quiet.parts``, a
+table that sibling positions share) without a copy of the position (the speed-ups are in
+benchmarks/RESULTS.md).
 
 The evaluation is a margin in squares, Light minus Dark, of weighted features per colour:
 
@@ -47,6 +49,7 @@ from cathedral.games.classic.movegen import available
 from cathedral.games.classic.network import ValueNetwork, shipped
 from cathedral.games.classic.observation import OBSERVATION_SIZE, observe
 from cathedral.games.classic.pieces import (
+    ACTION_BUILDING,
     ACTION_SIZE,
     BLOCK_KEYS,
     BLOCKS,
@@ -56,11 +59,13 @@ from cathedral.games.classic.pieces import (
     LIGHT,
     PLACEMENT_HIGH,
     PLACEMENT_LOW,
+    PLACEMENTS,
     PLAYER_BUILDINGS,
     SQUARES_OF_BUILDING,
+    Building,
     block_of,
 )
-from cathedral.games.classic.quiet import is_quiet, overlaps
+from cathedral.games.classic.quiet import is_quiet, overlaps, parts
 from cathedral.games.classic.state import ClassicState, Position
 from cathedral.games.classic.threats import threat_actions
 
@@ -202,14 +207,69 @@ def action_scores(position: Position, actions: list[int]) -> list[tuple[int, flo
     """Returns (action, one-ply score) for each action of the colour to move."""
     opponent_mask = position.placement_mask(1 - position.to_move)
     quiet = is_quiet(position, actions)
-    scores = dict(_placed_scores(position, [a for a, q in zip(actions, quiet) if not q],
-                                 int(opponent_mask.sum())))
+    scores = dict(_settling_scores(position, [a for a, q in zip(actions, quiet) if not q],
+                                   opponent_mask))
     if quiet.any():
         # A quiet placement only takes away the opponent's placements that overlap it.
         index = np.asarray(actions)[quiet]
         for action, taken in zip(index.tolist(), overlaps(index, opponent_mask).tolist()):
             scores[action] = ACTION_SIZE[action] + 0.02 * taken
     return [(action, scores[action]) for action in actions]
+
+
+def _settling_scores(position: Position, actions: list[int],
+                     opponent_mask: np.ndarray) -> list[tuple[int, float]]:
+    """``action_scores`` of placements that may settle a region: each region the building
+    touches is flooded as ``Position.settle_territory`` does, without a copy of the position.
+    Where nothing is captured (nearly always) the opponent loses the placements that meet the
+    building or the territory it claims, counted for all such actions in one numpy pass; a
+    capture (which gives squares back) and the Cathedral are placed the long way."""
+    colour = position.to_move
+    if not position.built[colour] or not actions:
+        return _placed_scores(position, actions, int(opponent_mask.sum()))
+    own = position.walls[colour]
+    territory = position.territory[colour]
+    pieces = [PLACEMENTS[a] for a in position.pieces[1 - colour]]
+    if position.cathedral:
+        pieces.append(position.cathedral)
+    settled: list[tuple[int, int]] = []  # (action, squares claimed that were not own before)
+    blocked: list[int] = []  # what the opponent may no longer place on, per settled action
+    long_way: list[int] = []
+    for action in actions:
+        if ACTION_BUILDING[action] is Building.CATHEDRAL:
+            long_way.append(action)
+            continue
+        mask = PLACEMENTS[action]
+        claimed = 0
+        for region in parts(own, action):
+            held = 0
+            for piece in pieces:
+                if piece & region:
+                    held += 1
+                    if held > 1:
+                        break
+            if held == 0:
+                claimed |= region
+            elif held == 1:
+                break  # a capture
+        else:
+            settled.append((action, (claimed & ~territory).bit_count()))
+            blocked.append(mask | claimed)
+            continue
+        long_way.append(action)
+    scored = _placed_scores(position, long_way, int(opponent_mask.sum())) if long_way else []
+    if settled:
+        index = np.flatnonzero(opponent_mask)
+        low = np.array([b & _LOW for b in blocked], dtype=np.uint64)[:, None]
+        high = np.array([b >> 64 for b in blocked], dtype=np.uint64)[:, None]
+        taken = np.count_nonzero(
+            (PLACEMENT_LOW[index] & low) | (PLACEMENT_HIGH[index] & high), axis=1
+        )
+        scored += [
+            (action, ACTION_SIZE[action] + gained + 0.02 * lost)
+            for (action, gained), lost in zip(settled, taken.tolist())
+        ]
+    return scored
 
 
 def _placed_scores(position: Position, actions: list[int],

@@ -13,7 +13,9 @@ within R is itself 8-connected, since a path through P can go round it on the ri
 the ring is tested, not R. A region of the own territory holds no building, and every part
 of it is claimed again unchanged.
 
-The one-ply scores (``heuristic.action_scores``) and the set-ups (``threats``) both ask it.
+The one-ply scores (``heuristic.action_scores``) and the set-ups (``threats``) both ask it,
+and both take the regions a placement that is not quiet leaves (``parts``) from tables keyed
+by the placing colour's walls: the opponent's buildings never change them.
 """
 
 from __future__ import annotations
@@ -126,3 +128,58 @@ def is_quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndar
 
 # (placement, own buildings on its ring) -> ring whole: the same few recur at every node.
 _WHOLE_RINGS: dict[tuple[int, int], bool] = {}
+
+
+def parts(walls: int, action: int) -> tuple[int, ...]:
+    """Returns the regions (8-connected) that the building of ``action`` leaves of the region
+    of squares not in ``walls`` it stands in: the regions ``Position.settle_territory``
+    examines when a colour with these ``walls`` places it. They depend on the walls alone, not
+    on the opponent's buildings, so sibling positions of a search share them (kept in a
+    table)."""
+    key = (walls, action)
+    found = _PARTS.get(key)
+    if found is None:
+        mask = PLACEMENTS[action]
+        rest = next(region for region in regions(walls) if region & mask) & ~mask
+        seeds = dilate(mask) & rest
+        found = []
+        while seeds:
+            # Every part of the region left touches the building, so once the part flooded
+            # holds every seed left it is all the rest: the flood stops there.
+            part = seeds & -seeds
+            while seeds & ~part:
+                grown = dilate(part) & rest
+                if grown == part:
+                    break
+                part = grown
+            else:
+                part = rest
+            seeds &= ~part
+            rest &= ~part
+            found.append(part)
+        found = tuple(found)
+        if len(_PARTS) > 1 << 17:
+            _PARTS.clear()
+        _PARTS[key] = found
+    return found
+
+
+def regions(walls: int) -> tuple[int, ...]:
+    """Returns the regions (8-connected) of the squares not in ``walls`` (kept in a table)."""
+    found = _REGIONS.get(walls)
+    if found is None:
+        space = FULL & ~walls
+        found = []
+        while space:
+            region = flood(space & -space, space)
+            found.append(region)
+            space &= ~region
+        found = tuple(found)
+        if len(_REGIONS) > 1 << 14:
+            _REGIONS.clear()
+        _REGIONS[walls] = found
+    return found
+
+
+_PARTS: dict[tuple[int, int], tuple[int, ...]] = {}
+_REGIONS: dict[int, tuple[int, ...]] = {}

@@ -25,15 +25,12 @@ import numpy as np
 
 from cathedral.games.classic.pieces import (
     ACTION_BUILDING,
-    FULL,
     IN_HAND,
     LIGHT,
     PLACEMENTS,
     block_of,
-    dilate,
-    flood,
 )
-from cathedral.games.classic.quiet import is_quiet, tables, touches
+from cathedral.games.classic.quiet import is_quiet, parts, tables, touches
 
 if TYPE_CHECKING:
     from cathedral.games.classic.state import Position
@@ -105,17 +102,13 @@ def claimed(position: Position, colour: int, walls: int, action: int) -> int:
     buildings): the squares, not already its own, of each region the placement closes that
     holds at most one other piece, which that piece leaves when captured (the rules' claim,
     without placing anything)."""
-    placed = PLACEMENTS[action]
-    space = FULL & ~(walls | placed)
-    seeds = dilate(placed) & space
     others = position.pieces[1 - colour]
     cathedral = position.cathedral
     own = position.territory[colour]
+    absent = _absent(position, colour)
     squares = 0
-    while seeds:
-        region = flood(seeds & -seeds, space)
-        seeds &= ~region
-        held = _absent(position, colour) + (1 if cathedral & region else 0)
+    for region in parts(walls, action):
+        held = absent + (1 if cathedral & region else 0)
         for piece in others:
             if held > 1:
                 break
