@@ -96,10 +96,7 @@ def is_quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndar
     opponent_pieces = position.pieces[1 - colour]
     weak = 0  # regions holding fewer than two buildings: placing there may settle them
     settled = 0  # empty regions wholly of the own territory: placing there changes nothing
-    rest = space
-    while rest:
-        region = flood(rest & -rest, space)
-        rest &= ~region
+    for region in regions(own):
         held = absent + sum(1 for a in opponent_pieces if PLACEMENTS[a] & region)
         held += 1 if position.cathedral & region else 0
         if not held and not region & unsettled:
