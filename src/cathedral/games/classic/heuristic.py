@@ -28,9 +28,9 @@ changes play.
 
 A learned correction (``network``, weights shipped in ``data/value.npz``, trained by
 ``cathedral.jax.train_classic`` on self-play games) is added to the margin, in squares, from
-the mover's side, before the ``tanh`` (``use_network(None)`` turns it off): it sees the
+the mover's side, before the ``tanh``, once ``use_network()`` turns it on: it sees the
 whole board and both hands, where the weighted features see counts. docs/jax.md has its
-training and what it is worth.
+training and what it is worth (not yet enough to be on by default).
 
 The weights are those that won in self-play (``benchmarks/arena_tune.py``): dead buildings
 count; ``risk`` and ``mobility`` showed no gain, so they stay at 0 and their extra pass is
@@ -150,15 +150,15 @@ def evaluate(position: Position) -> list[float]:
     return [value, -value]
 
 
-LEARNED: list[ValueNetwork | None] = [shipped()]
-"""The network that corrects ``evaluate``: the package's own (``data/value.npz``) unless
-``use_network`` installed another, or None (the hand-weighted margin alone). Its worth to
-``hard`` is measured in docs/jax.md."""
+LEARNED: list[ValueNetwork | None] = [None]
+"""The network that corrects ``evaluate`` (None, the default: the hand-weighted margin
+alone); ``use_network()`` installs the package's own. Off by default: ``hard`` with it has
+not yet beaten the ``hard`` without it at 5 s a move (docs/jax.md)."""
 
 
 def use_network(network: ValueNetwork | str | None = "shipped") -> None:
-    """Makes ``evaluate`` use ``network`` ("shipped": the package's own, the default; None:
-    none, the hand-weighted margin alone)."""
+    """Makes ``evaluate`` use ``network`` ("shipped": the package's own; None: none, the
+    hand-weighted margin alone, the default)."""
     LEARNED[0] = shipped() if network == "shipped" else network
 
 
