@@ -220,8 +220,9 @@ def action_scores(position: Position, actions: list[int]) -> list[tuple[int, flo
 
 def _settling_scores(position: Position, actions: list[int],
                      opponent_mask: np.ndarray) -> list[tuple[int, float]]:
-    """``action_scores`` of placements that may settle a region: each region the building
-    touches is flooded as ``Position.settle_territory`` does, without a copy of the position.
+    """``action_scores`` of placements that may settle a region: the regions the building
+    leaves (``quiet.parts``) are examined as ``Position.settle_territory`` does, without a
+    copy of the position.
     Where nothing is captured (nearly always) the opponent loses the placements that meet the
     building or the territory it claims, counted for all such actions in one numpy pass; a
     capture (which gives squares back) and the Cathedral are placed the long way."""
