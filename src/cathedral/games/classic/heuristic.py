@@ -65,7 +65,13 @@ from cathedral.games.classic.pieces import (
     Building,
     block_of,
 )
-from cathedral.games.classic.quiet import is_quiet, overlaps, parts
+from cathedral.games.classic.quiet import (
+    is_quiet,
+    opponent_pieces,
+    overlaps,
+    parts,
+    pieces_in,
+)
 from cathedral.games.classic.state import ClassicState, Position
 from cathedral.games.classic.threats import threat_actions
 
@@ -231,9 +237,7 @@ def _settling_scores(position: Position, actions: list[int],
         return _placed_scores(position, actions, int(opponent_mask.sum()))
     own = position.walls[colour]
     territory = position.territory[colour]
-    pieces = [PLACEMENTS[a] for a in position.pieces[1 - colour]]
-    if position.cathedral:
-        pieces.append(position.cathedral)
+    pieces = opponent_pieces(position, colour)
     settled: list[tuple[int, int]] = []  # (action, squares claimed that were not own before)
     blocked: list[int] = []  # what the opponent may no longer place on, per settled action
     long_way: list[int] = []
@@ -244,12 +248,7 @@ def _settling_scores(position: Position, actions: list[int],
         mask = PLACEMENTS[action]
         claimed = 0
         for region in parts(own, action):
-            held = 0
-            for piece in pieces:
-                if piece & region:
-                    held += 1
-                    if held > 1:
-                        break
+            held = pieces_in(region, pieces)
             if held == 0:
                 claimed |= region
             elif held == 1:

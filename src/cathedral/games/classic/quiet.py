@@ -93,12 +93,11 @@ def is_quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndar
     own = position.walls[colour]
     space = FULL & ~own
     unsettled = space & ~position.territory[colour]
-    opponent_pieces = position.pieces[1 - colour]
+    pieces = opponent_pieces(position, colour)
     weak = 0  # regions holding fewer than two buildings: placing there may settle them
     settled = 0  # empty regions wholly of the own territory: placing there changes nothing
     for region in regions(own):
-        held = absent + sum(1 for a in opponent_pieces if PLACEMENTS[a] & region)
-        held += 1 if position.cathedral & region else 0
+        held = pieces_in(region, pieces, absent)
         if not held and not region & unsettled:
             settled |= region
         elif held < 2:
@@ -125,6 +124,27 @@ def is_quiet(position: Position, actions: list[int], absent: int = 0) -> np.ndar
 
 # (placement, own buildings on its ring) -> ring whole: the same few recur at every node.
 _WHOLE_RINGS: dict[tuple[int, int], bool] = {}
+
+
+def opponent_pieces(position: Position, colour: int) -> list[int]:
+    """Returns the masks of the pieces that ``colour``'s walls may enclose: the opponent's
+    buildings and the Cathedral when it stands."""
+    pieces = [PLACEMENTS[a] for a in position.pieces[1 - colour]]
+    if position.cathedral:
+        pieces.append(position.cathedral)
+    return pieces
+
+
+def pieces_in(region: int, pieces: list[int], absent: int = 0) -> int:
+    """Returns how many of ``pieces`` (masks) lie in ``region``, plus ``absent``, counted
+    only up to 2: the rule asks whether a region holds none, one, or more."""
+    held = absent
+    for piece in pieces:
+        if held > 1:
+            break
+        if piece & region:
+            held += 1
+    return held
 
 
 def parts(walls: int, action: int) -> tuple[int, ...]:

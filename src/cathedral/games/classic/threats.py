@@ -30,7 +30,14 @@ from cathedral.games.classic.pieces import (
     PLACEMENTS,
     block_of,
 )
-from cathedral.games.classic.quiet import is_quiet, parts, tables, touches
+from cathedral.games.classic.quiet import (
+    is_quiet,
+    opponent_pieces,
+    parts,
+    pieces_in,
+    tables,
+    touches,
+)
 
 if TYPE_CHECKING:
     from cathedral.games.classic.state import Position
@@ -102,18 +109,11 @@ def claimed(position: Position, colour: int, walls: int, action: int) -> int:
     buildings): the squares, not already its own, of each region the placement closes that
     holds at most one other piece, which that piece leaves when captured (the rules' claim,
     without placing anything)."""
-    others = position.pieces[1 - colour]
-    cathedral = position.cathedral
+    pieces = opponent_pieces(position, colour)
     own = position.territory[colour]
     absent = _absent(position, colour)
     squares = 0
     for region in parts(walls, action):
-        held = absent + (1 if cathedral & region else 0)
-        for piece in others:
-            if held > 1:
-                break
-            if PLACEMENTS[piece] & region:
-                held += 1
-        if held <= 1:
+        if pieces_in(region, pieces, absent) <= 1:
             squares += (region & ~own).bit_count()
     return squares
